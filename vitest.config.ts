@@ -2,10 +2,23 @@ import { defineConfig } from "vitest/config";
 
 // Three projects: fast unit tests, integration tests against the real Docker engine, and the
 // whole stack in Chromium. `npm test` runs all three after scripts/setup has prepared the machine.
+// Tool descriptions (`<id>.txt`) and built-in skills (`SKILL.md`) are imported as text, the same
+// way the esbuild bundles load them (loader "text").
+const textFiles = {
+  name: "text-files",
+  enforce: "pre" as const,
+  transform(code: string, id: string) {
+    if (/\.(txt|md)$/.test(id)) return { code: `export default ${JSON.stringify(code)};`, map: null };
+    return undefined;
+  },
+};
+
 export default defineConfig({
+  plugins: [textFiles],
   test: {
     projects: [
       {
+        plugins: [textFiles],
         test: {
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
@@ -14,6 +27,7 @@ export default defineConfig({
         },
       },
       {
+        plugins: [textFiles],
         test: {
           name: "docker",
           include: [
@@ -27,6 +41,7 @@ export default defineConfig({
         },
       },
       {
+        plugins: [textFiles],
         test: {
           name: "e2e",
           include: ["e2e/**/*.e2e.test.ts"],

@@ -1,0 +1,113 @@
+import type { z } from "zod";
+
+/** Error codes of the tool contract (spec §1). */
+export type ToolErrorCode =
+  | "unknown_tool"
+  | "invalid_args"
+  | "permission_denied"
+  | "not_found"
+  | "is_directory"
+  | "binary_file"
+  | "conflict"
+  | "stale_file"
+  | "timeout"
+  | "unavailable"
+  | "io_error"
+  | "rejected"
+  | "aborted";
+
+export interface ToolErrorBody {
+  code: ToolErrorCode;
+  message: string;
+  hint?: string;
+}
+
+/** Every tool returns a plain JSON object with `ok`; failures carry `error`. */
+export type ToolResult = { ok: boolean; error?: ToolErrorBody } & Record<string, unknown>;
+
+/** Thrown inside a tool (or a helper it calls) to end the call with a typed error. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+    readonly hint?: string,
+    /** Extra fields to put on the failed result (e.g. `server_status`). */
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
+export interface PermissionRequest {
+  permission: string;
+  patterns: string[];
+  title: string;
+}
+
+/** What a session remembers between calls: files read (for read-before-write) and its todos. */
+export interface SessionState {
+  readonly id: string;
+  /** Absolute real path → mtimeMs and size of the file when the session last read or wrote it. */
+  readonly files: Map<string, { mtimeMs: number; size: number }>;
+  todos: TodoItem[];
+}
+
+export interface TodoItem {
+  id: string;
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+  priority: "high" | "medium" | "low";
+}
+
+export interface ToolContext {
+  sessionId: string;
+  messageId: string;
+  callId: string;
+  agent: string;
+  /** Absolute real path of the workspace root. */
+  workspaceRoot: string;
+  abort: AbortSignal;
+  /** Streams progress to the UI while the tool runs (bash output so far, patch progress). */
+  metadata(update: Record<string, unknown>): void;
+  /** Asks the person for a permission; resolves when granted, throws ToolError("rejected") otherwise. */
+  ask(request: PermissionRequest): Promise<void>;
+  session: SessionState;
+  /** Where full outputs that were truncated for the model are written (outside the workspace). */
+  spillDir: string;
+  /** Deployment settings the tools read (skills paths, experimental flags, limits). */
+  config: ToolsConfig;
+}
+
+export interface ToolsConfig {
+  skills?: { paths?: string[] };
+  experimental?: { batch_tool?: boolean; websearch?: boolean };
+  /** The home folder used for `~/.coder/skills` (defaults to os.homedir()). */
+  homeDir?: string;
+  bash?: { output_limit_bytes?: number };
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  id: string;
+  /** The description with `${var}` placeholders, from `<id>.txt` beside the tool. */
+  description: string;
+  parameters: S;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+  /** Turns the result into the text the model reads. Defaults to pretty JSON. */
+  format?(result: ToolResult, args: z.infer<S>): string;
+  /** The permission this call needs, if any (spec §2 approvalRequest). */
+  approval?(args: z.infer<S>): PermissionRequest | undefined;
+  /** Only offered when this returns true for the deployment's config. */
+  enabled?(config: ToolsConfig): boolean;
+  /** Set on a result to skip the registry's truncation (the tool truncated already). */
+}
+
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return tool;
+}
+
+export function fail(code: ToolErrorCode, message: string, hint?: string): ToolResult {
+  return hint === undefined
+    ? { ok: false, error: { code, message } }
+    : { ok: false, error: { code, message, hint } };
+}

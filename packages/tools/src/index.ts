@@ -1,0 +1,2 @@
+export * from "./framework/types";
+export * from "./paths/resolve";
