@@ -78,6 +78,10 @@ export const fileChange = z.object({
 });
 export type FileChange = z.infer<typeof fileChange>;
 
+/** One event of `files.changes`. `resync: true` means changes may have been missed: reload the tree. */
+export const fileChangeBatch = z.object({ changes: z.array(fileChange), resync: z.boolean() });
+export type FileChangeBatch = z.infer<typeof fileChangeBatch>;
+
 export const changesInput = z.object({
   workspaceId,
   /** Set by the SSE link on reconnect (tracked() ids). */

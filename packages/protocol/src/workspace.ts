@@ -41,9 +41,13 @@ export type CreateWorkspaceInput = z.infer<typeof createWorkspaceInput>;
 
 export const workspaceRef = z.object({ workspaceId });
 
-/** One event of `workspace.events`: a workspace appeared, changed status, or was deleted. */
+/**
+ * One event of `workspace.events`: a workspace appeared, changed status, or was deleted. `resync`
+ * means events were missed (the service restarted): the client refetches the list.
+ */
 export const workspaceEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("upsert"), workspace }),
   z.object({ type: z.literal("deleted"), workspaceId }),
+  z.object({ type: z.literal("resync") }),
 ]);
 export type WorkspaceEvent = z.infer<typeof workspaceEvent>;

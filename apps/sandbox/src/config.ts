@@ -1,0 +1,67 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no"])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+/** Everything the service reads from its environment, validated once at start. */
+const envSchema = z.object({
+  CODER_PORT: z.coerce.number().int().min(0).max(65535).default(7070),
+  CODER_HOST: z.string().default("127.0.0.1"),
+  CODER_DATA_DIR: z.string().default(path.resolve(".data")),
+  CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
+  CODER_WEB_UPSTREAM: z.string().url().optional(),
+  CODER_RUNTIME: z.enum(["runc", "runsc"]).default("runc"),
+  /** Origins allowed besides the service's own (comma-separated), e.g. a reverse proxy's public URL. */
+  CODER_ALLOWED_ORIGINS: z.string().default(""),
+  /** Separates several services on one engine (tests); containers carry it as a label. */
+  CODER_INSTANCE: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/)
+    .default("default"),
+  CODER_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
+  CODER_CPUS: z.coerce.number().min(0.1).max(64).default(2),
+  CODER_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
+  CODER_SECURE_COOKIES: bool.default(false),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  image: string;
+  webUpstream?: string;
+  runtime: "runc" | "runsc";
+  allowedOrigins: string[];
+  instance: string;
+  limits: { memoryBytes: number; nanoCpus: number; pidsLimit: number };
+  secureCookies: boolean;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.CODER_PORT,
+    host: e.CODER_HOST,
+    dataDir: path.resolve(e.CODER_DATA_DIR),
+    image: e.CODER_IMAGE,
+    webUpstream: e.CODER_WEB_UPSTREAM,
+    runtime: e.CODER_RUNTIME,
+    allowedOrigins: e.CODER_ALLOWED_ORIGINS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    instance: e.CODER_INSTANCE,
+    limits: {
+      memoryBytes: e.CODER_MEMORY_MB * 1024 * 1024,
+      nanoCpus: Math.round(e.CODER_CPUS * 1e9),
+      pidsLimit: e.CODER_PIDS_LIMIT,
+    },
+    secureCookies: e.CODER_SECURE_COOKIES,
+  };
+}

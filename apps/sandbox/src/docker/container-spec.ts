@@ -1,0 +1,71 @@
+import type { ContainerCreateOptions } from "dockerode";
+import type { WorkspaceSpec } from "./driver";
+
+export const LABEL_MANAGED = "dev.coder.managed";
+export const LABEL_INSTANCE = "dev.coder.instance";
+export const LABEL_WORKSPACE = "dev.coder.workspace";
+
+export const WORKSPACE_UID = 1000;
+
+export interface HardeningOptions {
+  instance: string;
+  runtime: "runc" | "runsc";
+  memoryBytes: number;
+  nanoCpus: number;
+  pidsLimit: number;
+}
+
+export function containerName(instance: string, id: string): string {
+  return `coder-${instance}-${id}`;
+}
+
+export function volumeName(instance: string, id: string): string {
+  return `coder-${instance}-${id}-workspace`;
+}
+
+/**
+ * The create options of every workspace container. Untrusted code runs here, so the defaults take
+ * everything away that the workspace does not need: root, capabilities, privilege escalation, a
+ * writable root filesystem, the network (unless the owner turned egress on), host mounts and the
+ * Docker socket. Only the workspace volume and two tmpfs folders are writable.
+ */
+export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): ContainerCreateOptions {
+  return {
+    name: containerName(opts.instance, spec.id),
+    Image: spec.image,
+    Cmd: ["sleep", "infinity"],
+    User: `${WORKSPACE_UID}:${WORKSPACE_UID}`,
+    WorkingDir: "/workspace",
+    Hostname: "workspace",
+    Env: ["HOME=/home/coder", "LANG=C.UTF-8", "TERM=xterm-256color", "USER=coder", "SHELL=/bin/bash"],
+    Labels: {
+      [LABEL_MANAGED]: "true",
+      [LABEL_INSTANCE]: opts.instance,
+      [LABEL_WORKSPACE]: spec.id,
+    },
+    NetworkDisabled: !spec.egress,
+    StopTimeout: 3,
+    HostConfig: {
+      Init: true,
+      Runtime: opts.runtime,
+      NetworkMode: spec.egress ? "bridge" : "none",
+      CapDrop: ["ALL"],
+      SecurityOpt: ["no-new-privileges:true"],
+      Privileged: false,
+      ReadonlyRootfs: true,
+      Tmpfs: {
+        "/tmp": "rw,nosuid,nodev,size=512m,mode=1777",
+        "/home/coder": `rw,nosuid,nodev,size=256m,uid=${WORKSPACE_UID},gid=${WORKSPACE_UID},mode=0755`,
+      },
+      Mounts: [{ Type: "volume", Source: volumeName(opts.instance, spec.id), Target: "/workspace" }],
+      Binds: [],
+      PidsLimit: opts.pidsLimit,
+      Memory: opts.memoryBytes,
+      MemorySwap: opts.memoryBytes,
+      NanoCpus: opts.nanoCpus,
+      IpcMode: "private",
+      RestartPolicy: { Name: "unless-stopped" },
+      LogConfig: { Type: "json-file", Config: { "max-size": "1m", "max-file": "1" } },
+    },
+  };
+}

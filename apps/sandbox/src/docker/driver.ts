@@ -1,0 +1,51 @@
+import type { Duplex, Readable } from "node:stream";
+
+/** Where the container actually is, as the engine reports it. */
+export type ContainerState = "running" | "stopped" | "missing";
+
+export interface WorkspaceSpec {
+  id: string;
+  image: string;
+  egress: boolean;
+}
+
+/** A process started in a workspace with its stdio attached (no TTY). */
+export interface AttachedProcess {
+  stdin: Duplex;
+  stdout: Readable;
+  stderr: Readable;
+  /** Resolves with the exit code once the process ended (null when unknown). */
+  exited: Promise<number | null>;
+  close(): void;
+}
+
+/** A process on a TTY (terminals): one byte stream both ways, resizable. */
+export interface TtyProcess {
+  stream: Duplex;
+  resize(cols: number, rows: number): Promise<void>;
+  close(): void;
+}
+
+export interface DriverEvent {
+  workspaceId: string;
+  state: ContainerState;
+}
+
+/**
+ * The seam between the service and where workspaces run. The Docker implementation drives the local
+ * engine; a Kubernetes or remote-host driver would implement the same calls.
+ */
+export interface WorkspaceDriver {
+  create(spec: WorkspaceSpec): Promise<void>;
+  start(id: string): Promise<void>;
+  stop(id: string): Promise<void>;
+  /** Removes the container and its workspace volume. Missing pieces are not an error. */
+  remove(id: string): Promise<void>;
+  state(id: string): Promise<ContainerState>;
+  /** Every workspace of this service instance that the engine knows. */
+  list(): Promise<{ id: string; state: ContainerState }[]>;
+  exec(id: string, cmd: string[], options?: { env?: string[] }): Promise<AttachedProcess>;
+  execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess>;
+  /** State changes made outside the service too (a crash, `docker stop`). Ends with the signal. */
+  events(signal: AbortSignal): AsyncIterable<DriverEvent>;
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { AuthService } from "../auth/auth-service";
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "../auth/http-auth";
+
+const loginBody = z.object({ token: z.string().trim().min(1, "enter the login token").max(200) });
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new Error("request body too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** `/auth/login`, `/auth/ticket` and `/auth/logout`. Returns false when the path is not one of them. */
+export async function handleAuthRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  auth: AuthService,
+  secureCookies: boolean,
+): Promise<boolean> {
+  if (url.pathname === "/auth/login" && req.method === "POST") {
+    let token: string;
+    try {
+      const raw = await readBody(req, 4096);
+      const type = req.headers["content-type"] ?? "";
+      const data = type.includes("application/json")
+        ? JSON.parse(raw)
+        : Object.fromEntries(new URLSearchParams(raw));
+      const parsed = loginBody.safeParse(data);
+      if (!parsed.success) {
+        json(res, 400, { error: parsed.error.issues[0]?.message ?? "invalid request" });
+        return true;
+      }
+      token = parsed.data.token;
+    } catch {
+      json(res, 400, { error: 'send the token as JSON {"token": "..."}' });
+      return true;
+    }
+    if (!(await auth.verifyAdminToken(token))) {
+      // A small delay makes online guessing (already hopeless against 256 bits) slower still.
+      await new Promise((r) => setTimeout(r, 300));
+      json(res, 401, { error: "that token is not valid" });
+      return true;
+    }
+    const session = await auth.createSession();
+    res.writeHead(204, { "set-cookie": sessionCookie(session.cookie, session.maxAgeSeconds, secureCookies) });
+    res.end();
+    return true;
+  }
+  if (url.pathname === "/auth/ticket" && req.method === "GET") {
+    if (!(await auth.redeemLoginTicket(url.searchParams.get("t") ?? ""))) {
+      res.writeHead(303, { location: "/login?expired=1" });
+      res.end();
+      return true;
+    }
+    const session = await auth.createSession();
+    res.writeHead(303, {
+      location: "/",
+      "set-cookie": sessionCookie(session.cookie, session.maxAgeSeconds, secureCookies),
+    });
+    res.end();
+    return true;
+  }
+  if (url.pathname === "/auth/logout" && req.method === "POST") {
+    const cookie = readCookie(req, SESSION_COOKIE);
+    if (cookie) await auth.endSession(cookie);
+    res.writeHead(204, { "set-cookie": clearedSessionCookie() });
+    res.end();
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,120 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { terminalName, workspaceId } from "@coder/protocol";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import { WebSocketServer } from "ws";
+import type { AuthService } from "../auth/auth-service";
+import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import type { WorkspaceDriver } from "../docker/driver";
+import { MAX_TERMINAL_INPUT_BYTES, serveTerminal } from "../terminal/terminal-socket";
+import { appRouter } from "../trpc/router";
+import type { WorkspaceService } from "../workspaces/workspace-service";
+import { handleAuthRoute } from "./auth-routes";
+import { proxyToWeb } from "./proxy";
+
+export interface ServerDeps {
+  auth: AuthService;
+  workspaces: WorkspaceService;
+  driver: WorkspaceDriver;
+  webUpstream?: string;
+  allowedOrigins: string[];
+  secureCookies: boolean;
+  log: (line: string) => void;
+}
+
+/** Pages anyone may load: the login page and the static assets it needs. */
+function isPublicPage(pathname: string): boolean {
+  return pathname === "/login" || pathname.startsWith("/_next/") || pathname === "/favicon.ico";
+}
+
+function reject(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/**
+ * The service's one HTTP server: tRPC, login, the terminal WebSocket, and the web UI behind a
+ * proxy. Every route except login checks the session cookie; every WebSocket upgrade and every
+ * state-changing request also checks the Origin.
+ */
+export function createServer(deps: ServerDeps): http.Server {
+  const { auth, workspaces, driver, log } = deps;
+  const authenticated = (req: IncomingMessage) => auth.verifySession(readCookie(req, SESSION_COOKIE));
+
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: "/api/trpc/",
+    createContext: async ({ req }) => ({ authenticated: await authenticated(req), workspaces }),
+    onError({ error, path }) {
+      if (error.code === "INTERNAL_SERVER_ERROR") log(`trpc ${path ?? "?"}: ${error.message}`);
+    },
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://service.invalid");
+    const mutating = req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
+    if (mutating && req.headers.origin !== undefined && !originAllowed(req, deps.allowedOrigins)) {
+      res.writeHead(403, { "content-type": "text/plain" }).end("cross-origin request refused");
+      return;
+    }
+    if (url.pathname === "/healthz") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      return;
+    }
+    if (url.pathname.startsWith("/auth/") && (await handleAuthRoute(req, res, url, auth, deps.secureCookies)))
+      return;
+    if (url.pathname.startsWith("/api/trpc/")) {
+      trpc(req, res);
+      return;
+    }
+    if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/auth/")) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    if (!isPublicPage(url.pathname) && !(await authenticated(req))) {
+      res.writeHead(302, { location: "/login" }).end();
+      return;
+    }
+    if (!deps.webUpstream) {
+      res.writeHead(503, { "content-type": "text/plain" }).end("the web UI is not configured");
+      return;
+    }
+    proxyToWeb(deps.webUpstream, req, res);
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      log(`http ${req.method} ${req.url}: ${(err as Error).message}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end("internal error");
+    });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_TERMINAL_INPUT_BYTES });
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? "/", "http://service.invalid");
+    const upgrade = async () => {
+      if (!originAllowed(req, deps.allowedOrigins)) return reject(socket, 403, "Forbidden");
+      if (!(await authenticated(req))) return reject(socket, 401, "Unauthorized");
+      const parts = url.pathname.split("/").filter(Boolean);
+      if (parts[0] === "terminal" && parts.length === 3) {
+        const ws = workspaceId.safeParse(parts[1]);
+        const term = terminalName.safeParse(parts[2]);
+        if (!ws.success || !term.success) return reject(socket, 400, "Bad Request");
+        const workspace = await workspaces.get(ws.data).catch(() => undefined);
+        if (!workspace) return reject(socket, 404, "Not Found");
+        if (workspace.status !== "running") return reject(socket, 409, "Conflict");
+        wss.handleUpgrade(req, socket, head, (client) => {
+          void serveTerminal(client, driver, ws.data, term.data, log);
+        });
+        return;
+      }
+      reject(socket, 404, "Not Found");
+    };
+    upgrade().catch((err) => {
+      log(`upgrade ${url.pathname}: ${(err as Error).message}`);
+      reject(socket, 500, "Internal Server Error");
+    });
+  });
+
+  return server;
+}

@@ -1,0 +1,106 @@
+import {
+  TERMINAL_HIGH_WATER_BYTES,
+  type TerminalServerMessage,
+  terminalClientMessage,
+} from "@coder/protocol";
+import type { WebSocket } from "ws";
+import type { TtyProcess, WorkspaceDriver } from "../docker/driver";
+
+/** Resume reading from the container once the browser has caught up to this. */
+const LOW_WATER_BYTES = TERMINAL_HIGH_WATER_BYTES / 4;
+/** Messages larger than this from the browser are refused (a paste is far smaller). */
+export const MAX_TERMINAL_INPUT_BYTES = 1024 * 1024;
+
+function send(ws: WebSocket, message: TerminalServerMessage): void {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+/**
+ * Bridges one browser WebSocket to a tmux client inside the workspace. Each socket gets its own
+ * `docker exec` running `tmux new -A`: the tmux session is shared by every viewer and outlives the
+ * socket, so a reload or a second tab sees the same screen. Output is flow-controlled by acks from
+ * the browser: past the high-water mark the exec stream is paused, tmux stops drawing for this
+ * client, and neither the service's memory nor the page can be flooded.
+ */
+export async function serveTerminal(
+  ws: WebSocket,
+  driver: WorkspaceDriver,
+  workspaceId: string,
+  terminal: string,
+  log: (line: string) => void,
+): Promise<void> {
+  let proc: TtyProcess | undefined;
+  const early: Buffer[] = [];
+  let size = { cols: 80, rows: 24 };
+  let unacked = 0;
+  let paused = false;
+  let closed = false;
+
+  ws.on("message", (data: Buffer, isBinary: boolean) => {
+    if (isBinary) {
+      if (proc) proc.stream.write(data);
+      else early.push(data);
+      return;
+    }
+    let parsed: ReturnType<typeof terminalClientMessage.safeParse>;
+    try {
+      parsed = terminalClientMessage.safeParse(JSON.parse(data.toString()));
+    } catch {
+      send(ws, { type: "error", message: "control messages must be JSON" });
+      return;
+    }
+    if (!parsed.success) {
+      send(ws, {
+        type: "error",
+        message: `bad control message: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      });
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === "resize") {
+      size = { cols: msg.cols, rows: msg.rows };
+      void proc?.resize(msg.cols, msg.rows);
+    } else {
+      unacked = Math.max(0, unacked - msg.bytes);
+      if (paused && unacked <= LOW_WATER_BYTES && proc) {
+        paused = false;
+        proc.stream.resume();
+      }
+    }
+  });
+  ws.on("close", () => {
+    closed = true;
+    proc?.close();
+  });
+
+  try {
+    proc = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
+  } catch (err) {
+    log(`terminal ${workspaceId}/${terminal}: ${(err as Error).message}`);
+    send(ws, { type: "error", message: `cannot open the terminal: ${(err as Error).message}` });
+    ws.close(1011, "terminal unavailable");
+    return;
+  }
+  if (closed) {
+    proc.close();
+    return;
+  }
+  const p = proc;
+  for (const chunk of early.splice(0)) p.stream.write(chunk);
+  send(ws, { type: "ready" });
+  p.stream.on("data", (chunk: Buffer) => {
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(chunk, { binary: true });
+    unacked += chunk.length;
+    if (!paused && unacked > TERMINAL_HIGH_WATER_BYTES) {
+      paused = true;
+      p.stream.pause();
+    }
+  });
+  const ended = () => {
+    send(ws, { type: "exit", code: null });
+    if (ws.readyState === ws.OPEN) ws.close(1000, "terminal ended");
+  };
+  p.stream.once("end", ended);
+  p.stream.once("error", ended);
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from "node:crypto";
+import type {
+  CreateWorkspaceInput,
+  FileChange,
+  Workspace,
+  WorkspaceEvent,
+  WorkspaceStatus,
+} from "@coder/protocol";
+import { DaemonConnection } from "../daemon/daemon-connection";
+import type { Db } from "../db/database";
+import type { WorkspaceTable } from "../db/schema";
+import type { ContainerState, WorkspaceDriver } from "../docker/driver";
+import { Feed } from "../events/feed";
+
+export class WorkspaceError extends Error {
+  constructor(
+    readonly kind: "not_found" | "not_running" | "busy",
+    message: string,
+  ) {
+    super(message);
+    this.name = "WorkspaceError";
+  }
+}
+
+export interface FileChangeBatch {
+  changes: FileChange[];
+}
+
+type Transient = { status: WorkspaceStatus; detail?: string };
+
+function newWorkspaceId(): string {
+  // 20 base-36 characters ≈ 103 bits: unguessable enough to appear in URLs.
+  const bytes = randomBytes(20);
+  return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
+}
+
+/**
+ * The life of workspaces: the database row says a workspace exists and how it was made; the engine
+ * says whether its container runs; in-memory transient states cover the seconds in between
+ * (creating, starting, stopping) and failures. Every change is published on `events`.
+ */
+export class WorkspaceService {
+  readonly events = new Feed<WorkspaceEvent>(500);
+  private readonly transient = new Map<string, Transient>();
+  private readonly daemons = new Map<string, DaemonConnection>();
+  private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
+  private readonly stopWatching = new AbortController();
+
+  constructor(
+    private readonly db: Db,
+    private readonly driver: WorkspaceDriver,
+    private readonly image: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Finds the workspaces of an earlier run again and follows engine events from now on. */
+  async init(): Promise<void> {
+    void this.followEngine();
+    const rows = await this.db.selectFrom("workspaces").selectAll().execute();
+    const states = new Map((await this.driver.list()).map((c) => [c.id, c.state]));
+    for (const row of rows) {
+      const state = states.get(row.id) ?? "missing";
+      if (state === "running")
+        this.daemon(row.id)
+          .ensure()
+          .catch((err) => this.log(`daemon ${row.id}: ${err.message}`));
+      if (state === "stopped" && row.desired_state === "running") {
+        this.start(row.id).catch((err) => this.log(`restart ${row.id}: ${err.message}`));
+      }
+    }
+  }
+
+  close(): void {
+    this.stopWatching.abort();
+    for (const d of this.daemons.values()) d.close();
+  }
+
+  private async followEngine(): Promise<void> {
+    const signal = this.stopWatching.signal;
+    while (!signal.aborted) {
+      try {
+        for await (const event of this.driver.events(signal)) {
+          if (event.state !== "running") this.daemons.get(event.workspaceId)?.reset();
+          else if (this.daemons.has(event.workspaceId) || !this.transient.has(event.workspaceId)) {
+            this.daemon(event.workspaceId)
+              .ensure()
+              .catch((err) => this.log(`daemon ${event.workspaceId}: ${err.message}`));
+          }
+          if (!this.transient.has(event.workspaceId)) await this.publishUpsert(event.workspaceId);
+        }
+      } catch (err) {
+        if (!signal.aborted) this.log(`engine events: ${(err as Error).message}; retrying`);
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  private toWorkspace(row: WorkspaceTable, state: ContainerState): Workspace {
+    const t = this.transient.get(row.id);
+    const status: WorkspaceStatus = t?.status ?? (state === "running" ? "running" : state);
+    const detail =
+      t?.detail ??
+      (state === "missing" ? "the container is gone; delete this workspace or recreate it" : undefined);
+    return {
+      id: row.id,
+      name: row.name,
+      status,
+      egress: row.egress === 1,
+      image: row.image,
+      createdAt: row.created_at,
+      ...(detail ? { detail } : {}),
+    };
+  }
+
+  private async row(id: string): Promise<WorkspaceTable> {
+    const row = await this.db.selectFrom("workspaces").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new WorkspaceError("not_found", `workspace ${id} does not exist`);
+    return row;
+  }
+
+  async list(): Promise<Workspace[]> {
+    const rows = await this.db.selectFrom("workspaces").selectAll().orderBy("created_at", "desc").execute();
+    const states = new Map((await this.driver.list()).map((c) => [c.id, c.state]));
+    return rows.map((row) => this.toWorkspace(row, states.get(row.id) ?? "missing"));
+  }
+
+  async get(id: string): Promise<Workspace> {
+    const row = await this.row(id);
+    return this.toWorkspace(row, await this.driver.state(id));
+  }
+
+  private async publishUpsert(id: string): Promise<Workspace | undefined> {
+    try {
+      const workspace = await this.get(id);
+      this.events.publish({ type: "upsert", workspace });
+      return workspace;
+    } catch (err) {
+      if (err instanceof WorkspaceError) return undefined;
+      throw err;
+    }
+  }
+
+  private async setTransient(id: string, t: Transient | undefined): Promise<Workspace | undefined> {
+    if (t) this.transient.set(id, t);
+    else this.transient.delete(id);
+    return this.publishUpsert(id);
+  }
+
+  /** Records the workspace and returns at once; the container comes up in the background. */
+  async create(input: CreateWorkspaceInput): Promise<Workspace> {
+    const id = newWorkspaceId();
+    await this.db
+      .insertInto("workspaces")
+      .values({
+        id,
+        name: input.name,
+        egress: input.egress ? 1 : 0,
+        image: this.image,
+        created_at: new Date().toISOString(),
+        desired_state: "running",
+      })
+      .execute();
+    const workspace = await this.setTransient(id, { status: "creating" });
+    void this.bringUp(id, async () => {
+      await this.driver.create({ id, image: this.image, egress: input.egress });
+      await this.driver.start(id);
+    });
+    if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
+    return workspace;
+  }
+
+  /** Runs the steps that make a workspace usable, ending in a daemon that answers. */
+  private async bringUp(id: string, steps: () => Promise<void>): Promise<void> {
+    try {
+      await steps();
+      this.daemons.get(id)?.reset();
+      await this.daemon(id).ensure();
+      await this.setTransient(id, undefined);
+    } catch (err) {
+      const message = (err as Error).message;
+      this.log(`workspace ${id}: ${message}`);
+      await this.setTransient(id, { status: "error", detail: message });
+    }
+  }
+
+  async start(id: string): Promise<Workspace> {
+    await this.row(id);
+    this.assertIdle(id);
+    await this.db.updateTable("workspaces").set({ desired_state: "running" }).where("id", "=", id).execute();
+    const workspace = await this.setTransient(id, { status: "starting" });
+    void this.bringUp(id, () => this.driver.start(id));
+    return workspace ?? this.get(id);
+  }
+
+  async stop(id: string): Promise<Workspace> {
+    await this.row(id);
+    this.assertIdle(id);
+    await this.db.updateTable("workspaces").set({ desired_state: "stopped" }).where("id", "=", id).execute();
+    await this.setTransient(id, { status: "stopping" });
+    this.daemons.get(id)?.reset();
+    try {
+      await this.driver.stop(id);
+      await this.setTransient(id, undefined);
+    } catch (err) {
+      await this.setTransient(id, { status: "error", detail: (err as Error).message });
+    }
+    return this.get(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.row(id);
+    this.transient.set(id, { status: "stopping" });
+    this.daemons.get(id)?.close();
+    this.daemons.delete(id);
+    try {
+      await this.driver.remove(id);
+    } catch (err) {
+      await this.setTransient(id, { status: "error", detail: `delete failed: ${(err as Error).message}` });
+      throw err;
+    }
+    await this.db.deleteFrom("workspaces").where("id", "=", id).execute();
+    this.transient.delete(id);
+    this.fileFeeds.delete(id);
+    this.events.publish({ type: "deleted", workspaceId: id });
+  }
+
+  private assertIdle(id: string): void {
+    const t = this.transient.get(id);
+    if (t && t.status !== "error")
+      throw new WorkspaceError("busy", `the workspace is ${t.status}; wait a moment`);
+  }
+
+  /** The daemon of a running workspace (connecting lazily). */
+  daemon(id: string): DaemonConnection {
+    let d = this.daemons.get(id);
+    if (!d) {
+      d = new DaemonConnection(
+        this.driver,
+        id,
+        {
+          "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
+          "tools.progress": () => undefined,
+        },
+        this.log,
+      );
+      this.daemons.set(id, d);
+    }
+    return d;
+  }
+
+  /** The daemon of a workspace that must be running; a clear error otherwise. */
+  async runningDaemon(id: string): Promise<DaemonConnection> {
+    const workspace = await this.get(id);
+    if (workspace.status !== "running") {
+      throw new WorkspaceError(
+        "not_running",
+        `workspace "${workspace.name}" is ${workspace.status}; start it first`,
+      );
+    }
+    return this.daemon(id);
+  }
+
+  fileFeed(id: string): Feed<FileChangeBatch> {
+    let feed = this.fileFeeds.get(id);
+    if (!feed) {
+      feed = new Feed<FileChangeBatch>(500);
+      this.fileFeeds.set(id, feed);
+    }
+    return feed;
+  }
+}
