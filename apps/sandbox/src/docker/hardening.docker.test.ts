@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execIn, openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
+
+describe("a workspace container, as created by the service", () => {
+  let t: TestService;
+  let id: string;
+  beforeAll(async () => {
+    t = await startTestService();
+    id = (await t.api.workspace.create.mutate({ name: "hardening" })).id;
+    await waitForStatus(t.api, id, "running");
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("runs its processes as uid 1000 with an empty effective capability set", async () => {
+    const { out } = await execIn(t.instance, id, ["sh", "-c", "id -u; grep CapEff /proc/self/status"]);
+    expect(out).toMatch(/^1000\n/);
+    expect(out).toMatch(/CapEff:\s+0000000000000000/);
+  });
+
+  it("has no network interface but loopback", async () => {
+    const { out } = await execIn(t.instance, id, ["ls", "/sys/class/net"]);
+    expect(out.trim().split(/\s+/)).toEqual(["lo"]);
+  });
+
+  it("has a read-only root filesystem and a writable workspace", async () => {
+    const root = await execIn(t.instance, id, ["sh", "-c", "touch /usr/x 2>&1; echo $?"]);
+    expect(root.out).toMatch(/Read-only file system/);
+    const ws = await execIn(t.instance, id, ["sh", "-c", "touch /workspace/x && echo ok"]);
+    expect(ws.out.trim()).toBe("ok");
+  });
+
+  it("has pids and memory limits in force", async () => {
+    const { out } = await execIn(t.instance, id, [
+      "sh",
+      "-c",
+      "cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max; cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]);
+    const [pids, memory] = out.trim().split("\n");
+    expect(Number(pids)).toBe(256);
+    expect(Number(memory)).toBe(512 * 1024 * 1024);
+  });
+
+  it("has no Docker socket and no host bind mounts inside", async () => {
+    const sock = await execIn(t.instance, id, [
+      "sh",
+      "-c",
+      "ls -la /var/run/docker.sock /run/docker.sock 2>&1; true",
+    ]);
+    expect(sock.out).not.toMatch(/^s/m);
+    const mounts = await execIn(t.instance, id, ["cat", "/proc/self/mountinfo"]);
+    expect(mounts.out).not.toMatch(/docker\.sock/);
+    const writable = mounts.out
+      .split("\n")
+      .filter((l) => l.includes(" rw,") || / rw /.test(l))
+      .map((l) => l.split(" ")[4]);
+    for (const mountPoint of writable) {
+      expect(
+        [
+          "/workspace",
+          "/tmp",
+          "/home/coder",
+          "/dev",
+          "/dev/shm",
+          "/dev/pts",
+          "/dev/mqueue",
+          "/proc",
+          "/sys",
+        ].some((allowed) => mountPoint === allowed || mountPoint?.startsWith(`${allowed}/`)) ||
+          /^\/(etc\/(hosts|hostname|resolv\.conf))$/.test(mountPoint ?? ""),
+      ).toBe(true);
+    }
+  });
+
+  it("contains a fork bomb typed in the terminal while the service keeps serving", async () => {
+    const term = await openTerminal(t.url, t.cookie, id, "bomb");
+    await term.waitFor(/\$ $/m);
+    term.send("bomb() { bomb | bomb & }; bomb\r");
+    await new Promise((r) => setTimeout(r, 4000));
+    // The service still answers while the container is saturated.
+    const list = await t.api.workspace.list.query();
+    expect(list.some((w) => w.id === id)).toBe(true);
+    const { out } = await execIn(t.instance, id, [
+      "sh",
+      "-c",
+      "cat /sys/fs/cgroup/pids.current 2>/dev/null || cat /sys/fs/cgroup/pids/pids.current",
+    ]).catch(() => ({ out: "256" }));
+    expect(Number(out.trim())).toBeLessThanOrEqual(256);
+    term.ws.close();
+    // Stopping ends the bomb; the workspace starts again cleanly.
+    await t.api.workspace.stop.mutate({ workspaceId: id });
+    await t.api.workspace.start.mutate({ workspaceId: id });
+    await waitForStatus(t.api, id, "running");
+  });
+});

@@ -1,0 +1,190 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Workspace } from "@coder/protocol";
+import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
+import Docker from "dockerode";
+import WebSocket from "ws";
+import { loadConfig } from "../config";
+import { LABEL_INSTANCE } from "../docker/container-spec";
+import { type RunningService, startService } from "../service";
+import type { AppRouter } from "../trpc/router";
+
+export function requireImage(): string {
+  const image = process.env.CODER_IMAGE;
+  if (!image)
+    throw new Error("CODER_IMAGE is not set: run the tests through `npm test`, which builds the image");
+  return image;
+}
+
+export function newInstance(): string {
+  return `t${randomBytes(4).toString("hex")}`;
+}
+
+/** Removes every container and volume a test instance made. */
+export async function removeInstance(instance: string): Promise<void> {
+  const docker = new Docker();
+  const containers = await docker.listContainers({
+    all: true,
+    filters: { label: [`${LABEL_INSTANCE}=${instance}`] },
+  });
+  await Promise.all(
+    containers.map((c) =>
+      docker
+        .getContainer(c.Id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
+  );
+  const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABEL_INSTANCE}=${instance}`] } });
+  await Promise.all(
+    (Volumes ?? []).map((v) =>
+      docker
+        .getVolume(v.Name)
+        .remove()
+        .catch(() => undefined),
+    ),
+  );
+}
+
+/** Logs in through the real `/auth/login` route and returns the session cookie. */
+export async function login(url: string, token: string): Promise<string> {
+  const res = await fetch(`${url}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ token }),
+  });
+  if (res.status !== 204) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  if (!cookie) throw new Error("login set no cookie");
+  return cookie;
+}
+
+export function trpcClient(url: string, cookie?: string): TRPCClient<AppRouter> {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpBatchLink({
+        url: `${url}/api/trpc`,
+        headers: () => ({ origin: url, ...(cookie ? { cookie } : {}) }),
+      }),
+    ],
+  });
+}
+
+export interface TestService {
+  service: RunningService;
+  url: string;
+  cookie: string;
+  api: TRPCClient<AppRouter>;
+  instance: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The real service in-process, on a random port, with its own data folder and container label. */
+export async function startTestService(): Promise<TestService> {
+  const instance = newInstance();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-test-"));
+  const config = loadConfig({
+    CODER_IMAGE: requireImage(),
+    CODER_DATA_DIR: dataDir,
+    CODER_PORT: "0",
+    CODER_INSTANCE: instance,
+    CODER_MEMORY_MB: "512",
+    CODER_PIDS_LIMIT: "256",
+    CODER_CPUS: "1",
+  });
+  const service = await startService(config, () => undefined);
+  const cookie = await login(service.url, service.adminToken ?? "");
+  return {
+    service,
+    url: service.url,
+    cookie,
+    api: trpcClient(service.url, cookie),
+    instance,
+    dataDir,
+    async close() {
+      await service.close();
+      await removeInstance(instance);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until the workspace reaches `status` (or fails with its error detail). */
+export async function waitForStatus(
+  api: TRPCClient<AppRouter>,
+  workspaceId: string,
+  status: Workspace["status"],
+  timeoutMs = 60_000,
+): Promise<Workspace> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ws = await api.workspace.get.query({ workspaceId });
+    if (ws.status === status) return ws;
+    if (ws.status === "error") throw new Error(`workspace failed: ${ws.detail}`);
+    if (Date.now() > deadline) throw new Error(`workspace still ${ws.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs a command in the workspace container as root-less `coder`, the way a test inspects it. */
+export async function execIn(
+  instance: string,
+  workspaceId: string,
+  cmd: string[],
+): Promise<{ code: number; out: string }> {
+  const docker = new Docker();
+  const container = docker.getContainer(`coder-${instance}-${workspaceId}`);
+  const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: "coder" });
+  const stream = await exec.start({});
+  const chunks: Buffer[] = [];
+  const sink = new (await import("node:stream")).PassThrough();
+  sink.on("data", (c: Buffer) => chunks.push(c));
+  docker.modem.demuxStream(stream, sink, sink);
+  await new Promise((resolve) => stream.on("end", resolve));
+  const info = await exec.inspect();
+  return { code: info.ExitCode ?? -1, out: Buffer.concat(chunks).toString() };
+}
+
+/** A terminal WebSocket client that collects the screen bytes it receives and acks them. */
+export async function openTerminal(
+  url: string,
+  cookie: string,
+  workspaceId: string,
+  name: string,
+): Promise<{
+  ws: WebSocket;
+  output: () => string;
+  send: (text: string) => void;
+  waitFor: (re: RegExp, ms?: number) => Promise<void>;
+}> {
+  const ws = new WebSocket(`${url.replace("http", "ws")}/terminal/${workspaceId}/${name}`, {
+    headers: { cookie, origin: url },
+  });
+  let text = "";
+  ws.on("message", (data: Buffer, isBinary: boolean) => {
+    if (!isBinary) return;
+    text += data.toString("utf8");
+    ws.send(JSON.stringify({ type: "ack", bytes: data.length }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  ws.send(JSON.stringify({ type: "resize", cols: 120, rows: 30 }));
+  return {
+    ws,
+    output: () => text,
+    send: (t) => ws.send(Buffer.from(t), { binary: true }),
+    async waitFor(re, ms = 15_000) {
+      const deadline = Date.now() + ms;
+      while (!re.test(text)) {
+        if (Date.now() > deadline)
+          throw new Error(`terminal never showed ${re}; it shows:\n${text.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}
