@@ -1,0 +1,115 @@
+import { PassThrough } from "node:stream";
+import Docker from "dockerode";
+import type { BenchResult } from "../../../bench/types";
+import { percentile, round } from "../../../bench/types";
+import { openTerminal, startTestService, waitForStatus } from "../src/testing/harness";
+
+const now = () => performance.now();
+
+/** `docker exec cat` through the Engine API: the naive design, one exec per call. */
+async function dockerExecCat(docker: Docker, container: string, file: string): Promise<string> {
+  const exec = await docker
+    .getContainer(container)
+    .exec({ Cmd: ["cat", file], AttachStdout: true, AttachStderr: true, User: "coder" });
+  const stream = await exec.start({});
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on("data", (c: Buffer) => chunks.push(c));
+  docker.modem.demuxStream(stream, out, out);
+  await new Promise((r) => stream.on("end", r));
+  return Buffer.concat(chunks).toString();
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const t = await startTestService();
+  const results: BenchResult[] = [];
+  try {
+    // Cold start: create → the daemon answers, measured by the service's own running status.
+    const cold: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const start = now();
+      const { id } = await t.api.workspace.create.mutate({ name: `cold-${i}` });
+      await waitForStatus(t.api, id, "running", 60_000);
+      cold.push(now() - start);
+      if (i < 4) await t.api.workspace.delete.mutate({ workspaceId: id });
+    }
+    const p50cold = round(percentile(cold, 50), 0);
+    results.push({
+      name: "workspace cold start (create → daemon answers) p50",
+      value: p50cold,
+      unit: "ms",
+      target: "≤ 1500 ms",
+      pass: p50cold <= 1500,
+    });
+
+    const [workspace] = await t.api.workspace.list.query();
+    if (!workspace) throw new Error("no workspace");
+    const id = workspace.id;
+    await t.api.files.write.mutate({ workspaceId: id, path: "bench.txt", content: "x".repeat(4095) + "\n" });
+    const daemon = t.service.workspaces.daemon(id);
+    const docker = new Docker();
+    const container = `coder-${t.instance}-${id}`;
+
+    // Warm both paths, then interleave so machine noise hits both alike.
+    await daemon.request("tools.execute", {
+      tool: "read",
+      args: { path: "bench.txt" },
+      sessionId: "bench",
+      callId: "w",
+    });
+    await dockerExecCat(docker, container, "/workspace/bench.txt");
+    const viaDaemon: number[] = [];
+    const viaExec: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      let s = now();
+      await daemon.request("tools.execute", {
+        tool: "read",
+        args: { path: "bench.txt" },
+        sessionId: "bench",
+        callId: `c${i}`,
+      });
+      viaDaemon.push(now() - s);
+      s = now();
+      await dockerExecCat(docker, container, "/workspace/bench.txt");
+      viaExec.push(now() - s);
+    }
+    const d50 = percentile(viaDaemon, 50);
+    const e50 = percentile(viaExec, 50);
+    results.push({ name: "tool round trip: read 4 KB via the daemon p50", value: round(d50, 3), unit: "ms" });
+    results.push({ name: "tool round trip: docker exec cat per call p50", value: round(e50, 1), unit: "ms" });
+    results.push({
+      name: "daemon speed-up over docker exec per call",
+      value: round(e50 / d50, 1),
+      unit: "×",
+      ratio: round(e50 / d50, 1),
+      target: "≥ 50×",
+      pass: e50 / d50 >= 50,
+    });
+
+    // Terminal echo: a keystroke from the browser-side socket until its echo comes back.
+    const term = await openTerminal(t.url, t.cookie, id, "bench");
+    await term.waitFor(/\$ $/m);
+    const echo: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const ch = String.fromCharCode(97 + (i % 26));
+      const before = term.output().length;
+      const s = now();
+      term.send(ch);
+      while (!term.output().slice(before).includes(ch)) await new Promise((r) => setImmediate(r));
+      echo.push(now() - s);
+    }
+    term.send("\u0015"); // clear the line
+    term.ws.close();
+    const echo50 = round(percentile(echo.slice(10), 50), 2);
+    results.push({
+      name: "terminal echo round trip p50",
+      value: echo50,
+      unit: "ms",
+      target: "≤ 10 ms",
+      pass: echo50 <= 10,
+    });
+  } finally {
+    await t.close();
+  }
+  return results;
+}

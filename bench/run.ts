@@ -1,0 +1,64 @@
+import { existsSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BenchResult } from "./types";
+
+/**
+ * Runs every benchmark module and writes bench/results.json and bench/results.md. Each module
+ * exports `run(): Promise<BenchResult[]>`; a module that fails is reported, not fatal.
+ */
+const repo = path.resolve(import.meta.dirname, "..");
+const modules = [
+  "apps/sandbox/bench/spine.bench.ts",
+  "packages/tools/bench/tools.bench.ts",
+  "packages/tools/bench/edit.bench.ts",
+];
+const only = process.argv.slice(2);
+
+const results: (BenchResult & { suite: string })[] = [];
+const failures: { suite: string; error: string }[] = [];
+for (const rel of modules) {
+  if (only.length && !only.some((o) => rel.includes(o))) continue;
+  const file = path.join(repo, rel);
+  if (!existsSync(file)) continue;
+  const suite = path.basename(rel, ".bench.ts");
+  console.log(`▶ ${suite}`);
+  try {
+    const mod = (await import(file)) as { run: () => Promise<BenchResult[]> };
+    for (const r of await mod.run()) {
+      results.push({ suite, ...r });
+      const extra = [
+        r.ratio !== undefined ? `ratio ${r.ratio}` : "",
+        r.target ? `target ${r.target}` : "",
+      ].filter(Boolean);
+      console.log(`  ${r.pass === false ? "✗" : "✓"} ${r.name}: ${r.value} ${r.unit} ${extra.join(", ")}`);
+    }
+  } catch (err) {
+    failures.push({ suite, error: (err as Error).stack ?? String(err) });
+    console.error(`  ✗ ${suite} failed: ${(err as Error).message}`);
+  }
+}
+
+const machine = {
+  cpus: os.cpus().length,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+};
+writeFileSync(
+  path.join(repo, "bench/results.json"),
+  `${JSON.stringify({ date: new Date().toISOString(), machine, results, failures }, null, 2)}\n`,
+);
+const table = [
+  "| suite | benchmark | value | ratio | target | pass |",
+  "|---|---|---|---|---|---|",
+  ...results.map(
+    (r) =>
+      `| ${r.suite} | ${r.name} | ${r.value} ${r.unit} | ${r.ratio ?? ""} | ${r.target ?? ""} | ${r.pass === undefined ? "" : r.pass ? "yes" : "no"} |`,
+  ),
+];
+writeFileSync(
+  path.join(repo, "bench/results.md"),
+  `# Benchmark results\n\n${new Date().toISOString()} — ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}\n\n${table.join("\n")}\n${failures.length ? `\nFailed suites: ${failures.map((f) => f.suite).join(", ")}\n` : ""}`,
+);
+console.log(`\n${table.join("\n")}\n\nwrote bench/results.json and bench/results.md`);
+if (failures.length) process.exitCode = 1;

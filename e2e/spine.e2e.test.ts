@@ -1,0 +1,76 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, logIn, terminalText } from "./support/browser";
+import { type Stack, startStack } from "./support/stack";
+
+async function waitForTerminal(page: Page, re: RegExp, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = await terminalText(page).catch(() => "");
+    if (re.test(text)) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the terminal never showed ${re}; it shows:\n${text}`);
+}
+
+describe("the IDE in Chromium", () => {
+  let stack: Stack;
+  let browser: Browser;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it("creates a workspace, edits a file made in the terminal, and keeps the terminal across a reload", async () => {
+    const page = await browser.newPage();
+    await logIn(page, stack.url, stack.token);
+
+    await page.getByTestId("workspace-name").fill("e2e spine");
+    await page.getByTestId("workspace-create").click();
+    const row = page.getByTestId("workspace-row").filter({ hasText: "e2e spine" });
+    await row.and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+    await row.getByTestId("workspace-open").click();
+    await page.waitForURL(/\/w\//);
+
+    const terminal = page.getByTestId("terminal");
+    await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
+    await waitForTerminal(page, /\$\s*$/m);
+    await terminal.click();
+    await page.keyboard.type("echo hello > a.txt\n");
+
+    // The file appears in the tree without a reload.
+    const item = page.locator('[data-testid=tree-item][data-path="a.txt"]');
+    await item.waitFor({ timeout: 15_000 });
+    await item.click();
+
+    const editor = page.getByTestId("editor").locator(".cm-content");
+    await expect.poll(() => editor.innerText(), { timeout: 15_000 }).toContain("hello");
+    await editor.click();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("changed in the editor");
+    const tab = page.locator('[data-testid=editor-tab][data-path="a.txt"]');
+    await expect.poll(() => tab.getAttribute("data-dirty")).toBe("true");
+    await page.keyboard.press("ControlOrMeta+s");
+    await expect.poll(() => tab.getAttribute("data-dirty"), { timeout: 10_000 }).toBe("false");
+
+    await terminal.click();
+    await page.keyboard.type("cat a.txt\n");
+    await waitForTerminal(page, /changed in the editor/);
+
+    await page.reload();
+    await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
+    await waitForTerminal(page, /echo hello > a\.txt[\s\S]*changed in the editor/);
+  });
+
+  it("shows an error instead of freezing when the token is wrong", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.url}/login`);
+    await page.getByTestId("login-token").fill("not-the-token");
+    await page.getByTestId("login-submit").click();
+    await expect.poll(() => page.getByTestId("login-error").innerText()).toMatch(/not valid/);
+  });
+});

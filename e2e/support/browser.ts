@@ -1,0 +1,33 @@
+import { type Browser, chromium, type Page } from "playwright-core";
+
+/** Debian's Chromium, headless, with the flags that keep it off the (closed) network. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** Logs in through the login page, as a person would. */
+export async function logIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForURL(/\/login/);
+  await page.getByTestId("login-token").fill(token);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+}
+
+/** The text the terminal shows (xterm's DOM rows). */
+export async function terminalText(page: Page): Promise<string> {
+  return page.locator("[data-testid=terminal] .xterm-rows").innerText();
+}

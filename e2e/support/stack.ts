@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../apps/sandbox/src/config";
+import { type RunningService, startService } from "../../apps/sandbox/src/service";
+import { newInstance, removeInstance, requireImage } from "../../apps/sandbox/src/testing/harness";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      srv.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function waitForHttp(
+  url: string,
+  timeoutMs: number,
+  child: ChildProcess,
+  log: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the web UI exited early:\n${log()}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the web UI did not answer at ${url}:\n${log()}`);
+}
+
+export interface Stack {
+  url: string;
+  token: string;
+  service: RunningService;
+  instance: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole product as a user runs it: the production Next.js build (made by `npm test` before the
+ * tests) behind the real sandbox service, on the real Docker engine.
+ */
+export async function startStack(): Promise<Stack> {
+  const webPort = await freePort();
+  let webLog = "";
+  const next = spawn(
+    process.execPath,
+    [path.join(repo, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(webPort)],
+    {
+      cwd: path.join(repo, "apps/web"),
+      env: { ...process.env, NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  next.stdout?.on("data", (c: Buffer) => {
+    webLog += c.toString();
+  });
+  next.stderr?.on("data", (c: Buffer) => {
+    webLog += c.toString();
+  });
+  const upstream = `http://127.0.0.1:${webPort}`;
+  await waitForHttp(`${upstream}/login`, 60_000, next, () => webLog);
+
+  const instance = newInstance();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-"));
+  const service = await startService(
+    loadConfig({
+      CODER_IMAGE: requireImage(),
+      CODER_DATA_DIR: dataDir,
+      CODER_PORT: "0",
+      CODER_INSTANCE: instance,
+      CODER_WEB_UPSTREAM: upstream,
+      CODER_MEMORY_MB: "1024",
+    }),
+    () => undefined,
+  );
+  return {
+    url: service.url,
+    token: service.adminToken ?? "",
+    service,
+    instance,
+    async close() {
+      await service.close();
+      next.kill("SIGTERM");
+      await removeInstance(instance);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
