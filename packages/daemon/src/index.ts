@@ -1,0 +1,2 @@
+export { createDaemonServer, type DaemonServer, type DaemonServerOptions } from "./server";
+export type { ToolOutcome, ToolRunner } from "./tools";

@@ -1,0 +1,49 @@
+// The daemon's entry: `node /opt/coder/daemon.mjs --root /workspace`, started by the sandbox
+// service through `docker exec -i`. It speaks JSON-RPC on stdin/stdout and exits when stdin ends.
+import { Console } from "node:console";
+import path from "node:path";
+import { createDefaultRegistry } from "@coder/tools";
+import { parseDaemonArgs, USAGE, UsageError } from "./args";
+import { createDaemonServer } from "./server";
+
+const log = (message: string) => process.stderr.write(`[coder-daemon] ${message}\n`);
+
+// stdout carries the protocol: a stray console.log anywhere (a tool, a library) would corrupt it.
+globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+
+process.on("unhandledRejection", (reason) => {
+  log(`unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
+});
+
+async function main(): Promise<number> {
+  let args: ReturnType<typeof parseDaemonArgs>;
+  try {
+    args = parseDaemonArgs(process.argv.slice(2), process.cwd());
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    log(`${error.message}\n${USAGE}`);
+    return 2;
+  }
+  // Tool descriptions name the workspace as the model should see it (/workspace in a container).
+  const toolsConfig = { workspaceRoot: path.resolve(args.root), ...args.toolsConfig };
+  const server = await createDaemonServer({
+    root: args.root,
+    input: process.stdin,
+    output: process.stdout,
+    runner: createDefaultRegistry(toolsConfig),
+    spillDir: args.spillDir,
+    toolsConfig,
+    log,
+  });
+  log(`serving ${server.root} (pid ${process.pid})`);
+  await server.closed;
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,104 @@
+import { realpath, stat } from "node:fs/promises";
+import type { Readable, Writable } from "node:stream";
+import { DAEMON_PROTOCOL_VERSION, type DaemonMethod, type DaemonRequests } from "@coder/protocol";
+import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
+import { z } from "zod";
+import { fileMethods } from "./files";
+import { Dispatcher, defineMethod, type RpcMethod } from "./rpc/dispatch";
+import { connectStreams } from "./rpc/transport";
+import { type ToolRunner, toolMethods } from "./tools";
+import { ChangeBatcher } from "./watch/batcher";
+import { watchWorkspace } from "./watch/watcher";
+
+export interface DaemonServerOptions {
+  /** The workspace folder every path is confined to. */
+  root: string;
+  /** Where requests arrive and where replies and notifications go (stdin/stdout in production). */
+  input: Readable;
+  output: Writable;
+  runner: ToolRunner;
+  /** Where tools spill outputs that were cut for the model; outside the workspace. */
+  spillDir?: string;
+  toolsConfig?: ToolsConfig;
+  /** Report file changes as fs.changed (default true). */
+  watch?: boolean;
+  /** Diagnostics; never stdout, which carries the protocol. */
+  log?: (message: string) => void;
+}
+
+export interface DaemonServer {
+  /** The absolute real path of the workspace root. */
+  root: string;
+  /** Resolves when the server has shut down (the input ended, or close() was called). */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+const logToStderr = (message: string) => process.stderr.write(`[coder-daemon] ${message}\n`);
+
+async function realFolder(root: string): Promise<string> {
+  const real = await realpath(root);
+  if (!(await stat(real)).isDirectory()) throw new Error(`${root} is not a folder`);
+  return real;
+}
+
+/** Serves the daemon contract (packages/protocol/src/daemon.ts) on a pair of streams. */
+export async function createDaemonServer(options: DaemonServerOptions): Promise<DaemonServer> {
+  const root = await realFolder(options.root);
+  const log = options.log ?? logToStderr;
+  const connection = connectStreams(options.input, options.output, log);
+  const notify = (method: string, params: object) =>
+    connection.sendNotification(method, params).catch(() => log(`could not send ${method}`));
+
+  const batcher = new ChangeBatcher((changes) => notify("fs.changed", { changes }));
+  const watcher = options.watch === false ? undefined : watchWorkspace(root, (c) => batcher.push(c), log);
+  const ready = watcher?.ready ?? Promise.resolve();
+
+  const methods = {
+    // Answered once the watcher has scanned the workspace: a client that got its answer misses
+    // no later change. Every other method is served from the start.
+    ping: defineMethod({
+      params: z.object({}),
+      run: async () => {
+        await ready;
+        return { version: DAEMON_PROTOCOL_VERSION, pid: process.pid, root };
+      },
+    }),
+    ...fileMethods(root),
+    ...toolMethods({
+      root,
+      runner: options.runner,
+      sessions: createSessionStore(),
+      spillDir: options.spillDir ?? DEFAULT_SPILL_DIR,
+      config: options.toolsConfig ?? {},
+      progress: (callId, update) => notify("tools.progress", { callId, update }),
+      log,
+    }),
+  } satisfies { [M in DaemonMethod]: RpcMethod<z.ZodType, DaemonRequests[M]["result"]> };
+  const dispatcher = new Dispatcher(methods, log);
+  connection.onRequest((method, params, token) => dispatcher.handle(method, params, token));
+
+  let shutdown: Promise<void> | undefined;
+  let markClosed = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  const close = () => {
+    shutdown ??= (async () => {
+      dispatcher.abortAll();
+      batcher.dispose();
+      await watcher?.close();
+      connection.dispose();
+      markClosed();
+    })();
+    return shutdown;
+  };
+  // The client went away (stdin ended): stop everything; a reconnecting service starts a new daemon.
+  connection.onClose(() => void close());
+  connection.listen();
+  return {
+    root,
+    closed,
+    close,
+  };
+}
