@@ -1,0 +1,8 @@
+// Builds the workspace image (tagged coder-workspace:<hash> and coder-workspace:latest) and prints
+// its tag: what a docker-compose deployment needs on the Docker host before `docker compose up`.
+import { prepareWorkspaceImage } from "./lib/prepare.mjs";
+import { runScript } from "./lib/steps.mjs";
+
+runScript(async () => {
+  console.log(await prepareWorkspaceImage());
+});

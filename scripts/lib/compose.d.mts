@@ -1,0 +1,3 @@
+// Types for compose.mjs.
+export function findCompose(): Promise<string[] | null>;
+export function ensureCompose(): Promise<string[]>;

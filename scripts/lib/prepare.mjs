@@ -1,0 +1,35 @@
+// The preparation steps of `npm start`, `npm test` and scripts/image.mjs, in order; each is
+// quick when its work is already done.
+import { ensureBaseImage } from "./base-image.mjs";
+import { bundleSandbox } from "./bundle.mjs";
+import { ensureChromium } from "./chromium.mjs";
+import { ensureCompose } from "./compose.mjs";
+import { ensureDocker } from "./docker-engine.mjs";
+import { ensureNodeModules } from "./node-modules.mjs";
+import { ensureRunsc } from "./runsc.mjs";
+import { step } from "./steps.mjs";
+import { ensureWebBuild } from "./web-build.mjs";
+import { ensureWorkspaceImage } from "./workspace-image.mjs";
+
+/** Node packages, the Docker engine and the workspace image; returns the image tag. */
+export async function prepareWorkspaceImage() {
+  await step("Node packages", () => ensureNodeModules());
+  await step("Docker engine", () => ensureDocker());
+  if (process.env.CODER_RUNTIME === "runsc") await step("gVisor runtime", () => ensureRunsc());
+  const baseImage = await step("Base image", () => ensureBaseImage());
+  return step("Workspace image", () => ensureWorkspaceImage(baseImage));
+}
+
+/**
+ * Everything `npm start` needs; `forTests` adds Chromium and Compose. Leaves CODER_IMAGE (and
+ * CHROMIUM_PATH for tests) in process.env for the processes started next.
+ */
+export async function prepare({ forTests = false } = {}) {
+  await prepareWorkspaceImage();
+  if (forTests) {
+    await step("Chromium", () => ensureChromium());
+    await step("Docker Compose", () => ensureCompose());
+  }
+  await step("Web UI build", () => ensureWebBuild());
+  await step("Sandbox service bundle", () => bundleSandbox());
+}
