@@ -1,2 +1,12 @@
+export { DEFAULT_AGENT_TOOLS, type DefinitionFilter, prefersApplyPatch } from "./framework/availability";
+export { createToolContext, DEFAULT_SPILL_DIR, type ToolContextOptions } from "./framework/context";
+export type { Execution } from "./framework/execute";
+export type { PromptFormat, ToolDefinition } from "./framework/prompt";
+export { createRegistry, type Registry } from "./framework/registry";
+export { createSessionStore, type SessionStore } from "./framework/session";
+export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./framework/truncate";
 export * from "./framework/types";
+export { ToolDefinitionError, type ToolDefinitionErrorKind } from "./framework/validate";
+export { checkServers, type LspToolsConfig, stopLspServers } from "./lsp";
 export * from "./paths/resolve";
+export { BUILTIN_TOOLS, createDefaultRegistry } from "./tools/builtin";

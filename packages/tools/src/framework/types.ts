@@ -77,6 +77,33 @@ export interface ToolContext {
   spillDir: string;
   /** Deployment settings the tools read (skills paths, experimental flags, limits). */
   config: ToolsConfig;
+  /**
+   * Runners for the tools that need the agent runtime or a person (task, question, plan_exit,
+   * webfetch, websearch, batch). Absent ones make those tools answer `unavailable`.
+   */
+  services?: AgentServices;
+}
+
+/** What the agent runtime plugs in for the tools it handles itself. */
+export interface AgentServices {
+  task?(args: { agent: string; objective: string }, ctx: ToolContext): Promise<{ summary: string }>;
+  question?(
+    args: { questions: { question: string; options: string[]; multiple?: boolean }[] },
+    ctx: ToolContext,
+  ): Promise<{ answers: string[][] }>;
+  planExit?(ctx: ToolContext): Promise<{ approved: boolean }>;
+  webfetch?(
+    args: { url: string; format: "markdown" | "text" | "html"; timeout?: number },
+    ctx: ToolContext,
+  ): Promise<{ url: string; content_type: string; content: string }>;
+  websearch?(
+    args: { query: string; num_results?: number },
+    ctx: ToolContext,
+  ): Promise<{ results: unknown[] }>;
+  batch?(
+    args: { tool_calls: { tool: string; parameters: Record<string, unknown> }[] },
+    ctx: ToolContext,
+  ): Promise<{ results: unknown[] }>;
 }
 
 export interface ToolsConfig {
@@ -85,6 +112,12 @@ export interface ToolsConfig {
   /** The home folder used for `~/.coder/skills` (defaults to os.homedir()). */
   homeDir?: string;
   bash?: { output_limit_bytes?: number };
+  /** The workspace root as the model should see it in tool descriptions (`${workspace}`). */
+  workspaceRoot?: string;
+  /** The ripgrep binary for glob/grep (default `rg` on PATH); `false` uses the built-in search. */
+  ripgrep?: string | false;
+  /** Allow-lists per agent name (`*` and `prefix_*` patterns), added to or replacing the defaults. */
+  agents?: Record<string, string[]>;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
@@ -99,7 +132,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   approval?(args: z.infer<S>): PermissionRequest | undefined;
   /** Only offered when this returns true for the deployment's config. */
   enabled?(config: ToolsConfig): boolean;
-  /** Set on a result to skip the registry's truncation (the tool truncated already). */
+  /** Values for this tool's `${var}` placeholders, besides the shared ones (`${workspace}`, ...). */
+  templateVars?(config: ToolsConfig): Record<string, string | number>;
+  /** The tool bounds its own output (e.g. `read` pages), so the registry neither cuts nor spills it. */
+  ownsTruncation?: boolean;
+  /** Executable but never offered to a model (`invalid`, the target of unusable calls). */
+  hidden?: boolean;
 }
 
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {

@@ -2,7 +2,8 @@ import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../framework/types";
 
-function isInside(root: string, candidate: string): boolean {
+/** True when `candidate` is `root` or lies under it (both absolute, compared lexically). */
+export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

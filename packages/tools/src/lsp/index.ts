@@ -1,0 +1,3 @@
+export { checkServers, type ServerCheck } from "./check";
+export type { LspToolsConfig } from "./settings";
+export { stopLspServers } from "./shared";

@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import {
+  chmod,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
+import path from "node:path";
+import { ToolError } from "../framework/types";
+import type { FileWrite } from "./types";
+
+interface Undo {
+  absolute: string;
+  /** The bytes and permission bits to put back, or null when the file did not exist. */
+  before: { bytes: Buffer; mode: number } | null;
+}
+
+/**
+ * Writes a plan's files all or nothing: every original is read first, then each file is written
+ * (through a temporary file and a rename, keeping its mode) or deleted. If any step fails, the
+ * files already changed get their old bytes back, files that did not exist are removed, and so are
+ * folders created on the way; then the call fails with io_error saying nothing was changed.
+ */
+export async function commitWrites(writes: readonly FileWrite[]): Promise<void> {
+  const undo: Undo[] = [];
+  for (const { absolute } of writes) undo.push({ absolute, before: await original(absolute) });
+
+  const createdDirs: string[] = [];
+  let done = 0;
+  try {
+    for (const write of writes) {
+      if (write.content === null) await unlink(write.absolute);
+      else await writeAtomically(write.absolute, write.content, createdDirs);
+      done++;
+    }
+  } catch (error) {
+    await rollBack(undo.slice(0, done + 1), createdDirs);
+    const failed = writes[done]?.absolute ?? "a file";
+    throw new ToolError(
+      "io_error",
+      `could not write ${path.basename(failed)}: ${reason(error)}; no file was changed`,
+    );
+  }
+}
+
+async function original(absolute: string): Promise<Undo["before"]> {
+  try {
+    const bytes = await readFile(absolute);
+    return { bytes, mode: (await stat(absolute)).mode & 0o7777 };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw new ToolError(
+      "io_error",
+      `could not read ${path.basename(absolute)}: ${reason(error)}; no file was changed`,
+    );
+  }
+}
+
+async function writeAtomically(absolute: string, content: string, createdDirs: string[]): Promise<void> {
+  const dir = path.dirname(absolute);
+  const firstCreated = await mkdir(dir, { recursive: true });
+  if (firstCreated) createdDirs.push(firstCreated);
+  const mode = await stat(absolute).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
+  const temporary = path.join(dir, `.${path.basename(absolute)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(temporary, content);
+    if (mode !== undefined) await chmod(temporary, mode);
+    await rename(temporary, absolute);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Best effort: a failure to restore one file must not stop the others being restored. */
+async function rollBack(undo: Undo[], createdDirs: string[]): Promise<void> {
+  for (const { absolute, before } of undo.reverse()) {
+    try {
+      if (before === null) await rm(absolute, { force: true });
+      else {
+        await writeFile(absolute, before.bytes);
+        await chmod(absolute, before.mode);
+      }
+    } catch {
+      // Nothing more can be done for this file; carry on with the rest.
+    }
+  }
+  for (const dir of createdDirs.reverse()) await removeEmptyTree(dir);
+}
+
+/** Removes `dir` and the folders under it; rmdir refuses, as it should, if a file is left. */
+async function removeEmptyTree(dir: string): Promise<void> {
+  const children = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const child of children) {
+    if (child.isDirectory()) await removeEmptyTree(path.join(dir, child.name));
+  }
+  await rmdir(dir).catch(() => {});
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ?? (error instanceof Error ? error.message : String(error));
+}

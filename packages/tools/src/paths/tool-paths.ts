@@ -1,0 +1,22 @@
+import { realpath } from "node:fs/promises";
+import type { ToolContext } from "../framework/types";
+import { displayPath, isInside, resolveInWorkspace } from "./resolve";
+
+/**
+ * Resolves a path argument of a reading tool. `read` and `grep` may also reach the folder of
+ * spilled outputs, since truncated results tell the model to page through them there.
+ */
+export async function resolveForReading(
+  ctx: ToolContext,
+  input: string,
+  options: { spill?: boolean } = {},
+): Promise<string> {
+  // The folder may not exist yet (nothing spilled); roots are compared as real paths.
+  const spill = options.spill ? await realpath(ctx.spillDir).catch(() => undefined) : undefined;
+  return resolveInWorkspace(ctx.workspaceRoot, input, { extraRoots: spill ? [spill] : [] });
+}
+
+/** How a path appears in results: relative to the workspace root, or absolute when outside it. */
+export function shownPath(ctx: ToolContext, absolute: string): string {
+  return isInside(ctx.workspaceRoot, absolute) ? displayPath(ctx.workspaceRoot, absolute) : absolute;
+}

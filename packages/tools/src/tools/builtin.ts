@@ -1,0 +1,57 @@
+import { createRegistry, type Registry } from "../framework/registry";
+import type { Tool, ToolsConfig } from "../framework/types";
+import { applyPatchTool } from "./apply_patch";
+import { bashTool } from "./bash";
+import { batchTool } from "./batch";
+import { editTool } from "./edit";
+import { globTool } from "./glob";
+import { grepTool } from "./grep";
+import { invalidTool } from "./invalid";
+import { listTool } from "./list";
+import { lspDefinitionTool } from "./lsp_definition";
+import { lspDiagnosticsTool } from "./lsp_diagnostics";
+import { lspHoverTool } from "./lsp_hover";
+import { patchTool } from "./patch";
+import { planExitTool } from "./plan_exit";
+import { questionTool } from "./question";
+import { readTool } from "./read";
+import { skillTool } from "./skill";
+import { taskTool } from "./task";
+import { todoreadTool } from "./todoread";
+import { todowriteTool } from "./todowrite";
+import { webfetchTool } from "./webfetch";
+import { websearchTool } from "./websearch";
+import { writeTool } from "./write";
+
+/** Every tool of the contract, in the order they are offered to a model. */
+export const BUILTIN_TOOLS: readonly Tool[] = [
+  readTool,
+  listTool,
+  globTool,
+  grepTool,
+  editTool,
+  writeTool,
+  patchTool,
+  applyPatchTool,
+  bashTool,
+  lspDiagnosticsTool,
+  lspDefinitionTool,
+  lspHoverTool,
+  todoreadTool,
+  todowriteTool,
+  skillTool,
+  taskTool,
+  questionTool,
+  webfetchTool,
+  websearchTool,
+  batchTool,
+  planExitTool,
+  invalidTool,
+] as Tool[];
+
+/** A registry with all built-in tools; more can be registered at run time. */
+export function createDefaultRegistry(config: ToolsConfig = {}): Registry {
+  const registry = createRegistry(config);
+  for (const tool of BUILTIN_TOOLS) registry.register(tool);
+  return registry;
+}

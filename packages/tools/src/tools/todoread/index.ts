@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { defineTool } from "../../framework/types";
+import { formatTodoList, todoListResult } from "../todowrite/todos";
+import description from "./todoread.txt";
+
+export const todoreadTool = defineTool({
+  id: "todoread",
+  description,
+  parameters: z.object({}),
+  async execute(_args, ctx) {
+    return todoListResult(ctx);
+  },
+  format: formatTodoList,
+});
