@@ -1,0 +1,13 @@
+import { LoginForm } from "../../components/session/LoginForm";
+
+export const metadata = { title: "Log in · coder" };
+
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  // The service sends an expired one-time login link here with `?expired=1`.
+  const { expired } = await searchParams;
+  return <LoginForm linkExpired={expired !== undefined} />;
+}

@@ -1,0 +1,5 @@
+import { WorkspaceList } from "../components/workspaces/WorkspaceList";
+
+export default function HomePage() {
+  return <WorkspaceList />;
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { ToastProvider } from "../components/toast/Toasts";
+import { ToastStore } from "../components/toast/toast-store";
+import { redirectIfLoggedOut } from "../lib/auth/session-expiry";
+import { errorCode, errorMessage } from "../lib/errors/error-message";
+import { createApiClient, TRPCProvider } from "../lib/trpc/client";
+
+/** Errors that will not go away by asking again. */
+const FINAL_CODES = new Set(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT"]);
+
+function createQueryClient(toasts: ToastStore): QueryClient {
+  return new QueryClient({
+    // Query errors are shown where the data would be; mutations have nowhere else to say it.
+    queryCache: new QueryCache({ onError: redirectIfLoggedOut }),
+    mutationCache: new MutationCache({
+      onError: (error) => {
+        if (!redirectIfLoggedOut(error)) toasts.error(errorMessage(error));
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        retry: (failures, error) => failures < 2 && !FINAL_CODES.has(errorCode(error) ?? ""),
+        staleTime: 5_000,
+      },
+    },
+  });
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [toasts] = useState(() => new ToastStore());
+  const [queryClient] = useState(() => createQueryClient(toasts));
+  const [trpcClient] = useState(createApiClient);
+  return (
+    <ToastProvider store={toasts}>
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          {children}
+        </TRPCProvider>
+      </QueryClientProvider>
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,151 @@
+"use client";
+
+import { MAX_EDITOR_FILE_BYTES } from "@coder/protocol";
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { baseName } from "../../lib/paths/workspace-path";
+import { DiskNoticeBar } from "./DiskNoticeBar";
+import styles from "./editor.module.css";
+import type { EditorController } from "./editor-controller";
+import type { OpenFile } from "./open-files";
+
+export function EditorArea({ controller }: { controller: EditorController }) {
+  const { files, active } = useSyncExternalStore(
+    controller.subscribe,
+    controller.snapshot,
+    controller.snapshot,
+  );
+  const hostRef = useRef<HTMLDivElement>(null);
+  const activeFile = files.find((file) => file.path === active);
+  const editable = activeFile?.phase === "ready" && activeFile.kind === "text";
+
+  useEffect(() => {
+    const host = hostRef.current;
+    return host ? controller.attach(host) : undefined;
+  }, [controller]);
+
+  // Show the active file once its text is loaded (and after every tab switch).
+  useEffect(() => {
+    if (editable) controller.show(active);
+  }, [controller, active, editable]);
+
+  // Ctrl/Cmd-S saves from anywhere on the page except a terminal, where it is a key for the shell.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== "s") return;
+      if (event.target instanceof Element && event.target.closest(".xterm")) return;
+      event.preventDefault();
+      if (active && editable) void controller.save(active);
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [controller, active, editable]);
+
+  return (
+    <section className={styles.area}>
+      <div className={styles.tabBar}>
+        <div className={styles.tabs} role="tablist">
+          {files.map((file) => (
+            <EditorTab
+              key={file.path}
+              file={file}
+              active={file.path === active}
+              onSelect={() => controller.open(file.path)}
+              onClose={() => controller.close(file.path)}
+            />
+          ))}
+        </div>
+        <button
+          type="button"
+          className={`button ${styles.save}`}
+          data-testid="save-button"
+          disabled={!editable || activeFile?.saving}
+          onClick={() => active && controller.save(active)}
+          title="Save (Ctrl/Cmd-S)"
+        >
+          {activeFile?.saving && <span className="spinner" />}
+          Save
+        </button>
+      </div>
+      {activeFile?.notice && <DiskNoticeBar file={activeFile} controller={controller} />}
+      <div className={styles.body}>
+        <div ref={hostRef} className={styles.editor} data-testid="editor" hidden={!editable} />
+        {!editable && <Placeholder file={activeFile} onRetry={() => active && controller.open(active)} />}
+      </div>
+    </section>
+  );
+}
+
+function EditorTab({
+  file,
+  active,
+  onSelect,
+  onClose,
+}: {
+  file: OpenFile;
+  active: boolean;
+  onSelect: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <div
+      role="tab"
+      tabIndex={0}
+      aria-selected={active}
+      title={file.path}
+      className={`${styles.tab} ${active ? styles.activeTab : ""}`}
+      data-testid="editor-tab"
+      data-path={file.path}
+      data-dirty={String(file.dirty)}
+      onClick={onSelect}
+      onKeyDown={(event) => event.key === "Enter" && onSelect()}
+      onAuxClick={(event) => event.button === 1 && onClose()}
+    >
+      <span className={styles.tabName}>{baseName(file.path)}</span>
+      {file.dirty && (
+        <span className={styles.dirty} title="Unsaved changes">
+          ●
+        </span>
+      )}
+      <button
+        type="button"
+        className={styles.closeTab}
+        aria-label={`Close ${file.path}`}
+        onClick={(event) => {
+          event.stopPropagation();
+          onClose();
+        }}
+      >
+        ×
+      </button>
+    </div>
+  );
+}
+
+function Placeholder({ file, onRetry }: { file: OpenFile | undefined; onRetry: () => void }) {
+  if (!file) return <p className={styles.placeholder}>Open a file from the tree on the left.</p>;
+  if (file.phase === "loading") {
+    return (
+      <p className={styles.placeholder}>
+        <span className="spinner" /> Opening {file.path}…
+      </p>
+    );
+  }
+  if (file.phase === "failed") {
+    return (
+      <p className={styles.placeholder} role="alert">
+        Could not open {file.path}: {file.error}{" "}
+        <button type="button" className="button" onClick={onRetry}>
+          Retry
+        </button>
+      </p>
+    );
+  }
+  const limit = `${MAX_EDITOR_FILE_BYTES / (1024 * 1024)} MB`;
+  return (
+    <p className={styles.placeholder}>
+      {file.kind === "binary"
+        ? `${file.path} is a binary file and cannot be shown in the editor.`
+        : `${file.path} is larger than ${limit}, too large for the editor. Use the terminal to work with it.`}
+    </p>
+  );
+}

@@ -1,0 +1,254 @@
+import type { EditorState, TransactionSpec } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
+import type { FileChange, ReadResult, WriteResult } from "@coder/protocol";
+import { errorCode, errorMessage, isConflict } from "../../lib/errors/error-message";
+import { isWithin, movedPath, normalizePath } from "../../lib/paths/workspace-path";
+import { editorExtensions } from "./editor-extensions";
+import { diskReaction, FileDocuments } from "./file-documents";
+import { loadLanguageFor } from "./languages";
+import { noOpenFiles, type OpenFiles, type OpenFilesAction, openFilesReducer } from "./open-files";
+
+/** The two file calls the editor makes, bound to its workspace. */
+export interface FilesApi {
+  read(path: string): Promise<ReadResult>;
+  write(path: string, content: string, expectedVersion: string | undefined): Promise<WriteResult>;
+}
+
+export interface EditorControllerDeps {
+  files: FilesApi;
+  confirm: (message: string) => boolean;
+  showError: (message: string) => void;
+  /** Handles an error that means the session is gone; returns true if it did. */
+  sessionExpired: (error: unknown) => boolean;
+}
+
+/**
+ * The editor's behaviour, outside React: loading and saving files, keeping each tab's state in
+ * step with the disk, and showing the active file in the single CodeMirror view. It owns the tab
+ * list; React subscribes to it.
+ */
+export class EditorController {
+  readonly documents = new FileDocuments();
+  private tabs: OpenFiles = noOpenFiles;
+  private readonly listeners = new Set<() => void>();
+  private view: EditorView | null = null;
+  /** The path whose state the view holds. */
+  private shown: string | null = null;
+
+  constructor(private readonly deps: EditorControllerDeps) {}
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly snapshot = (): OpenFiles => this.tabs;
+
+  attach(host: HTMLElement): () => void {
+    const view = new EditorView({
+      parent: host,
+      dispatchTransactions: (transactions, v) => {
+        v.update(transactions);
+        if (this.shown) this.record(this.shown, v.state);
+      },
+    });
+    this.view = view;
+    this.show(this.tabs.active);
+    return () => {
+      view.destroy();
+      this.view = null;
+      this.shown = null;
+    };
+  }
+
+  /** Puts the file's state into the view (after a tab switch, a load, or a rename). */
+  show(path: string | null): void {
+    const doc = path ? this.documents.get(path) : undefined;
+    this.shown = doc ? path : null;
+    const view = this.view;
+    if (!view || !doc) return;
+    if (view.state !== doc.state) {
+      view.setState(doc.state);
+      view.dispatch({ effects: EditorView.scrollIntoView(doc.state.selection.main.head, { y: "center" }) });
+    } else {
+      view.requestMeasure();
+    }
+  }
+
+  focus(): void {
+    this.view?.focus();
+  }
+
+  async open(rawPath: string): Promise<void> {
+    const path = normalizePath(rawPath);
+    const existing = this.tabs.files.find((file) => file.path === path);
+    this.dispatch({ type: "open", path });
+    if (existing && existing.phase !== "failed") return;
+    try {
+      const [file, language] = await Promise.all([this.deps.files.read(path), loadLanguageFor(path)]);
+      if (file.kind === "text" && !this.documents.get(path)) {
+        this.documents.create(path, file.content, file.version, editorExtensions(language));
+      }
+      this.dispatch({ type: "loaded", path, kind: file.kind, size: file.size });
+    } catch (error) {
+      if (!this.deps.sessionExpired(error))
+        this.dispatch({ type: "failed", path, error: errorMessage(error) });
+    }
+  }
+
+  close(path: string): void {
+    const doc = this.documents.get(path);
+    if (doc?.dirty && !this.deps.confirm(`Close ${path} without saving your changes?`)) return;
+    this.documents.close(path);
+    if (this.shown === path) this.shown = null;
+    this.dispatch({ type: "close", path });
+  }
+
+  /** Saves the file; without `overwrite`, refuses (and says so) if the disk changed since it was read. */
+  async save(path: string, overwrite = false): Promise<void> {
+    const doc = this.documents.get(path);
+    if (!doc || doc.saving) return;
+    const sent = doc.state.doc;
+    doc.saving = true;
+    this.dispatch({ type: "update", path, changes: { saving: true } });
+    try {
+      const result = await this.deps.files.write(path, sent.toString(), overwrite ? undefined : doc.version);
+      this.documents.markSaved(path, sent, result.version);
+      this.dispatch({ type: "update", path, changes: { dirty: doc.dirty, notice: null } });
+    } catch (error) {
+      if (isConflict(error)) {
+        this.dispatch({ type: "update", path, changes: { notice: "save-conflict" } });
+      } else if (!this.deps.sessionExpired(error)) {
+        this.deps.showError(`Could not save ${path}: ${errorMessage(error)}`);
+      }
+    } finally {
+      doc.saving = false;
+      this.dispatch({ type: "update", path, changes: { saving: false } });
+      this.recheckIfAsked(path, doc);
+    }
+  }
+
+  /** Applies a change to a file's text, through the view when it is the one showing. */
+  transact(path: string, spec: TransactionSpec): void {
+    const doc = this.documents.get(path);
+    if (!doc) return;
+    if (this.view && this.shown === path) this.view.dispatch(spec);
+    else this.record(path, doc.state.update(spec).state);
+  }
+
+  /** Replaces the text with the disk's, discarding unsaved edits (they stay in undo history). */
+  async reload(path: string): Promise<void> {
+    try {
+      const file = await this.deps.files.read(path);
+      if (file.kind === "text") this.takeDisk(path, file.content, file.version);
+    } catch (error) {
+      if (!this.deps.sessionExpired(error))
+        this.deps.showError(`Could not reload ${path}: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Keeps the edits in the editor; the next save replaces what is on disk. */
+  keepMine(path: string): void {
+    const doc = this.documents.get(path);
+    if (!doc) return;
+    doc.version = doc.diskVersion;
+    doc.diskVersion = undefined;
+    this.dispatch({ type: "update", path, changes: { notice: null } });
+  }
+
+  /** Reacts to a batch from `files.changes`. */
+  fileChanges(changes: readonly FileChange[]): void {
+    for (const change of changes) {
+      const path = normalizePath(change.path);
+      if (change.type === "unlink" || change.type === "unlinkDir") {
+        for (const file of this.tabs.files) {
+          if (isWithin(file.path, path)) this.markDeleted(file.path);
+        }
+      } else if (change.type !== "addDir") {
+        void this.checkDisk(path);
+      }
+    }
+  }
+
+  /** Changes may have been missed: compare every open file with the disk. */
+  resync(): void {
+    for (const file of this.tabs.files) void this.checkDisk(file.path);
+  }
+
+  /** Follows a rename made from the file tree. */
+  moved(from: string, to: string): void {
+    this.documents.move(from, to);
+    if (this.shown) this.shown = movedPath(this.shown, from, to);
+    this.dispatch({ type: "moved", from, to });
+  }
+
+  /** A delete made from the file tree: clean tabs close, unsaved ones say what happened. */
+  deleted(path: string): void {
+    for (const file of this.tabs.files) {
+      if (!isWithin(file.path, path)) continue;
+      if (this.documents.get(file.path)?.dirty) this.markDeleted(file.path);
+      else this.close(file.path);
+    }
+  }
+
+  private async checkDisk(path: string): Promise<void> {
+    const doc = this.documents.get(path);
+    if (!doc) return;
+    if (doc.saving || doc.checking) {
+      doc.recheck = true;
+      return;
+    }
+    doc.checking = true;
+    try {
+      const file = await this.deps.files.read(path);
+      if (this.documents.get(path) !== doc || file.kind !== "text") return;
+      const notice = this.tabs.files.find((f) => f.path === path)?.notice;
+      if (notice === "deleted-on-disk") this.dispatch({ type: "update", path, changes: { notice: null } });
+      const reaction = diskReaction(doc, file.version);
+      if (reaction === "reload") {
+        this.takeDisk(path, file.content, file.version);
+      } else if (reaction === "ask") {
+        doc.diskVersion = file.version;
+        this.dispatch({ type: "update", path, changes: { notice: "changed-on-disk" } });
+      }
+    } catch (error) {
+      if (errorCode(error) === "NOT_FOUND") this.markDeleted(path);
+    } finally {
+      doc.checking = false;
+      this.recheckIfAsked(path, doc);
+    }
+  }
+
+  private recheckIfAsked(path: string, doc: { recheck: boolean }): void {
+    if (!doc.recheck || this.documents.get(path) !== doc) return;
+    doc.recheck = false;
+    void this.checkDisk(path);
+  }
+
+  private takeDisk(path: string, content: string, version: string): void {
+    const doc = this.documents.get(path);
+    if (!doc) return;
+    this.transact(path, { changes: { from: 0, to: doc.state.doc.length, insert: content } });
+    this.documents.markSaved(path, doc.state.doc, version);
+    this.dispatch({ type: "update", path, changes: { dirty: doc.dirty, notice: null } });
+  }
+
+  private markDeleted(path: string): void {
+    const doc = this.documents.get(path);
+    if (doc) doc.diskVersion = undefined;
+    this.dispatch({ type: "update", path, changes: { notice: "deleted-on-disk" } });
+  }
+
+  private dispatch(action: OpenFilesAction): void {
+    const next = openFilesReducer(this.tabs, action);
+    if (next === this.tabs) return;
+    this.tabs = next;
+    for (const listener of this.listeners) listener();
+  }
+
+  private record(path: string, state: EditorState): void {
+    if (this.documents.update(path, state)) {
+      this.dispatch({ type: "update", path, changes: { dirty: this.documents.get(path)?.dirty ?? false } });
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { indentWithTab } from "@codemirror/commands";
+import type { Extension } from "@codemirror/state";
+import { oneDark } from "@codemirror/theme-one-dark";
+import { EditorView, keymap } from "@codemirror/view";
+import { basicSetup } from "codemirror";
+
+const layout = EditorView.theme({
+  "&": { height: "100%", fontSize: "13px" },
+  ".cm-scroller": { fontFamily: "var(--font-mono)", lineHeight: "1.5" },
+  "&.cm-focused": { outline: "none" },
+});
+
+/** Everything an open file's editor state carries; Tab indents, as it does in an IDE. */
+export function editorExtensions(language: Extension): Extension {
+  return [basicSetup, keymap.of([indentWithTab]), oneDark, layout, language];
+}

@@ -1,0 +1,27 @@
+"use client";
+
+import { useState } from "react";
+import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
+import { useTRPCClient } from "../../lib/trpc/client";
+import { useToasts } from "../toast/Toasts";
+import { EditorController } from "./editor-controller";
+
+/** One editor controller per workspace page, wired to the API and the toasts. */
+export function useEditor(workspaceId: string): EditorController {
+  const client = useTRPCClient();
+  const toasts = useToasts();
+  const [controller] = useState(
+    () =>
+      new EditorController({
+        files: {
+          read: (path) => client.files.read.query({ workspaceId, path }),
+          write: (path, content, expectedVersion) =>
+            client.files.write.mutate({ workspaceId, path, content, expectedVersion }),
+        },
+        confirm: (message) => window.confirm(message),
+        showError: (message) => toasts.error(message),
+        sessionExpired: redirectIfLoggedOut,
+      }),
+  );
+  return controller;
+}

@@ -1,0 +1,43 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { Panel, PanelGroup, PanelResizeHandle } from "react-resizable-panels";
+import { EditorArea } from "../editor/EditorArea";
+import { useEditor } from "../editor/use-editor";
+import { FileTree } from "../file-tree/FileTree";
+import { TerminalPanel } from "../terminal/TerminalPanel";
+import styles from "./ide.module.css";
+import { useFileChanges } from "./use-file-changes";
+
+/** File tree on the left, editor in the centre, terminals below it; the split sizes are remembered. */
+export function IdeLayout({ workspaceId, running }: { workspaceId: string; running: boolean }) {
+  const editor = useEditor(workspaceId);
+  const { active } = useSyncExternalStore(editor.subscribe, editor.snapshot, editor.snapshot);
+  useFileChanges(workspaceId, editor, running);
+
+  return (
+    <PanelGroup direction="horizontal" autoSaveId="coder.ide.columns" className={styles.panels}>
+      <Panel defaultSize={20} minSize={10} className={styles.panel}>
+        <FileTree
+          workspaceId={workspaceId}
+          activePath={active}
+          onOpenFile={(path) => void editor.open(path)}
+          onMoved={(from, to) => editor.moved(from, to)}
+          onDeleted={(path) => editor.deleted(path)}
+        />
+      </Panel>
+      <PanelResizeHandle className={styles.handleVertical} />
+      <Panel minSize={30} className={styles.panel}>
+        <PanelGroup direction="vertical" autoSaveId="coder.ide.rows">
+          <Panel defaultSize={65} minSize={15} className={styles.panel}>
+            <EditorArea controller={editor} />
+          </Panel>
+          <PanelResizeHandle className={styles.handleHorizontal} />
+          <Panel defaultSize={35} minSize={10} className={styles.panel}>
+            <TerminalPanel workspaceId={workspaceId} />
+          </Panel>
+        </PanelGroup>
+      </Panel>
+    </PanelGroup>
+  );
+}

@@ -1,0 +1,58 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { logIn } from "../../lib/auth/auth-requests";
+import styles from "./login-form.module.css";
+
+export function LoginForm({ linkExpired }: { linkExpired: boolean }) {
+  const [token, setToken] = useState("");
+  const [error, setError] = useState<string | null>(
+    linkExpired ? "That login link has expired or was already used. Log in with the token." : null,
+  );
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    const outcome = await logIn(token);
+    if (outcome.ok) {
+      // A full load, so every page request from here on carries the new cookie.
+      window.location.assign("/");
+      return;
+    }
+    setError(outcome.error);
+    setPending(false);
+  }
+
+  return (
+    <main className={styles.page}>
+      <form className={styles.card} onSubmit={submit}>
+        <h1 className={styles.title}>coder</h1>
+        <label className={styles.label} htmlFor="login-token">
+          Login token
+        </label>
+        <input
+          id="login-token"
+          data-testid="login-token"
+          type="password"
+          autoComplete="current-password"
+          // biome-ignore lint/a11y/noAutofocus: the only field of a page whose only job is this field
+          autoFocus
+          value={token}
+          onChange={(event) => setToken(event.target.value)}
+        />
+        <p className={styles.hint}>The service printed this token once, when it first started.</p>
+        {error && (
+          <p className={styles.error} data-testid="login-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button primary" data-testid="login-submit" disabled={pending}>
+          {pending && <span className="spinner" />}
+          Log in
+        </button>
+      </form>
+    </main>
+  );
+}

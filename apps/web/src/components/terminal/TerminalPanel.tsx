@@ -1,0 +1,85 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { TerminalView } from "./TerminalView";
+import styles from "./terminal.module.css";
+import { loadTerminalNames, nextTerminalName, saveTerminalNames } from "./terminal-tabs";
+
+export function TerminalPanel({ workspaceId }: { workspaceId: string }) {
+  // Read from localStorage after mount: the server render has no storage.
+  const [names, setNames] = useState<string[] | null>(null);
+  const [active, setActive] = useState<string | null>(null);
+
+  useEffect(() => {
+    const saved = loadTerminalNames(window.localStorage, workspaceId);
+    setNames(saved);
+    setActive(saved[0] ?? null);
+  }, [workspaceId]);
+
+  function update(next: string[], nextActive: string | null) {
+    setNames(next);
+    setActive(nextActive);
+    saveTerminalNames(window.localStorage, workspaceId, next);
+  }
+
+  function add() {
+    if (!names) return;
+    const name = nextTerminalName(names);
+    update([...names, name], name);
+  }
+
+  function close(name: string) {
+    if (!names) return;
+    const next = names.filter((n) => n !== name);
+    update(next, active === name ? (next.at(-1) ?? null) : active);
+  }
+
+  return (
+    <section className={styles.panel} data-testid="terminal-panel">
+      <div className={styles.tabs} role="tablist">
+        {names?.map((name) => (
+          <div
+            key={name}
+            role="tab"
+            tabIndex={0}
+            aria-selected={name === active}
+            className={`${styles.tab} ${name === active ? styles.activeTab : ""}`}
+            data-testid="terminal-tab"
+            data-name={name}
+            onClick={() => setActive(name)}
+            onKeyDown={(event) => event.key === "Enter" && setActive(name)}
+          >
+            {name}
+            <button
+              type="button"
+              className={styles.closeTab}
+              title="Close the tab (the tmux session keeps running)"
+              aria-label={`Close terminal ${name}`}
+              onClick={(event) => {
+                event.stopPropagation();
+                close(name);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+        <button
+          type="button"
+          className={styles.addTab}
+          data-testid="terminal-add"
+          title="New terminal"
+          onClick={add}
+        >
+          +
+        </button>
+      </div>
+      <div className={styles.body}>
+        {names?.map((name) => (
+          <TerminalView key={name} workspaceId={workspaceId} name={name} active={name === active} />
+        ))}
+        {names?.length === 0 && <p className={styles.empty}>No terminal open. Press + to start one.</p>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { terminalName } from "@coder/protocol";
+
+/**
+ * The terminal tabs open for a workspace, remembered in localStorage so a reload reattaches to
+ * the same tmux sessions.
+ */
+
+export const DEFAULT_TERMINAL = "main";
+
+type KeyValueStore = Pick<Storage, "getItem" | "setItem">;
+
+const storageKey = (workspaceId: string) => `coder.terminals.${workspaceId}`;
+
+export function loadTerminalNames(storage: KeyValueStore, workspaceId: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(storageKey(workspaceId)) ?? "null");
+    if (Array.isArray(parsed)) {
+      const names = parsed.filter((name) => terminalName.safeParse(name).success) as string[];
+      const unique = [...new Set(names)];
+      if (unique.length > 0) return unique;
+    }
+  } catch {
+    // Unreadable: start over with the default tab.
+  }
+  return [DEFAULT_TERMINAL];
+}
+
+export function saveTerminalNames(storage: KeyValueStore, workspaceId: string, names: string[]): void {
+  try {
+    storage.setItem(storageKey(workspaceId), JSON.stringify(names));
+  } catch {
+    // Storage full or disabled: the tabs still work, they are just not remembered.
+  }
+}
+
+/** The first free name of t1, t2, … */
+export function nextTerminalName(existing: readonly string[]): string {
+  for (let n = 1; ; n++) {
+    const name = `t${n}`;
+    if (!existing.includes(name)) return name;
+  }
+}

@@ -1,0 +1,35 @@
+import type { ITerminalOptions } from "@xterm/xterm";
+
+/** Matches the IDE's dark palette (globals.css). */
+export const XTERM_OPTIONS: ITerminalOptions = {
+  cursorBlink: true,
+  fontFamily: 'ui-monospace, "SFMono-Regular", "JetBrains Mono", Menlo, Consolas, monospace',
+  fontSize: 13,
+  lineHeight: 1.15,
+  scrollback: 5000,
+  theme: {
+    background: "#16181d",
+    foreground: "#d7dae0",
+    cursor: "#d7dae0",
+    selectionBackground: "#3b4a66",
+    scrollbarSliderBackground: "rgba(255, 255, 255, 0.08)",
+    scrollbarSliderHoverBackground: "rgba(255, 255, 255, 0.16)",
+    scrollbarSliderActiveBackground: "rgba(255, 255, 255, 0.22)",
+    black: "#1e2127",
+    red: "#e06c75",
+    green: "#98c379",
+    yellow: "#d19a66",
+    blue: "#61afef",
+    magenta: "#c678dd",
+    cyan: "#56b6c2",
+    white: "#abb2bf",
+    brightBlack: "#5c6370",
+    brightRed: "#e06c75",
+    brightGreen: "#98c379",
+    brightYellow: "#e5c07b",
+    brightBlue: "#61afef",
+    brightMagenta: "#c678dd",
+    brightCyan: "#56b6c2",
+    brightWhite: "#ffffff",
+  },
+};

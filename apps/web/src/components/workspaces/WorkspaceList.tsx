@@ -1,0 +1,54 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { errorMessage } from "../../lib/errors/error-message";
+import { useTRPC } from "../../lib/trpc/client";
+import { LogoutButton } from "../session/LogoutButton";
+import { CreateWorkspaceForm } from "./CreateWorkspaceForm";
+import { useWorkspaceEvents } from "./use-workspace-events";
+import { WorkspaceRow } from "./WorkspaceRow";
+import { newestFirst } from "./workspace-events";
+import styles from "./workspaces.module.css";
+
+export function WorkspaceList() {
+  const trpc = useTRPC();
+  const list = useQuery(trpc.workspace.list.queryOptions());
+  useWorkspaceEvents();
+
+  return (
+    <main className={styles.page}>
+      <header className={styles.header}>
+        <h1 className={styles.title}>coder</h1>
+        <span className={styles.subtitle}>Workspaces</span>
+        <span className={styles.spacer} />
+        <LogoutButton />
+      </header>
+      <CreateWorkspaceForm />
+      {list.isPending && (
+        <p className={styles.placeholder}>
+          <span className="spinner" /> Loading workspaces…
+        </p>
+      )}
+      {list.isError && (
+        <p className={styles.loadError} role="alert">
+          Could not load the workspaces: {errorMessage(list.error)}{" "}
+          <button type="button" className="button" onClick={() => list.refetch()}>
+            Retry
+          </button>
+        </p>
+      )}
+      {list.data?.length === 0 && (
+        <p className={styles.placeholder}>
+          No workspaces yet. Create one above to get a sandboxed container.
+        </p>
+      )}
+      {list.data && list.data.length > 0 && (
+        <ul className={styles.list}>
+          {newestFirst(list.data).map((workspace) => (
+            <WorkspaceRow key={workspace.id} workspace={workspace} />
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

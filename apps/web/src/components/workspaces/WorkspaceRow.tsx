@@ -1,0 +1,108 @@
+"use client";
+
+import type { Workspace, WorkspaceEvent } from "@coder/protocol";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useTRPC } from "../../lib/trpc/client";
+import { StatusBadge } from "./StatusBadge";
+import { applyWorkspaceEvent } from "./workspace-events";
+import { canStart, canStop, isInProgress, problemOf } from "./workspace-status";
+import styles from "./workspaces.module.css";
+
+export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const ref = { workspaceId: workspace.id };
+
+  // Apply each answer at once rather than waiting for its event, so the row never looks stale.
+  const applyEvent = (event: WorkspaceEvent) =>
+    queryClient.setQueryData(trpc.workspace.list.queryKey(), (list) => applyWorkspaceEvent(list, event));
+  const upsert = (updated: Workspace) => applyEvent({ type: "upsert", workspace: updated });
+
+  const start = useMutation(trpc.workspace.start.mutationOptions({ onSuccess: upsert }));
+  const stop = useMutation(trpc.workspace.stop.mutationOptions({ onSuccess: upsert }));
+  const remove = useMutation(
+    trpc.workspace.delete.mutationOptions({
+      onSuccess: () => applyEvent({ type: "deleted", workspaceId: workspace.id }),
+    }),
+  );
+
+  const running = workspace.status === "running";
+  const problem = problemOf(workspace);
+  const busy = isInProgress(workspace.status) || start.isPending || stop.isPending || remove.isPending;
+  const href = `/w/${workspace.id}`;
+
+  function confirmDelete() {
+    if (window.confirm(`Delete “${workspace.name}” and all its files? This cannot be undone.`)) {
+      remove.mutate(ref);
+    }
+  }
+
+  return (
+    <li
+      className={styles.row}
+      data-testid="workspace-row"
+      data-workspace-id={workspace.id}
+      data-status={workspace.status}
+    >
+      <div className={styles.identity}>
+        {running ? (
+          <Link href={href} className={styles.name}>
+            {workspace.name}
+          </Link>
+        ) : (
+          <span className={styles.name}>{workspace.name}</span>
+        )}
+        <span className={styles.meta}>
+          {workspace.egress ? "network egress allowed" : "no network"} · created{" "}
+          {new Date(workspace.createdAt).toLocaleString()}
+        </span>
+        {problem && <span className={styles.detail}>{problem}</span>}
+      </div>
+      <StatusBadge workspace={workspace} />
+      <div className={styles.actions}>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="workspace-open"
+          disabled={!running}
+          onClick={() => router.push(href)}
+        >
+          Open
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="workspace-start"
+          disabled={busy || !canStart(workspace.status)}
+          onClick={() => start.mutate(ref)}
+        >
+          {start.isPending && <span className="spinner" />}
+          Start
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="workspace-stop"
+          disabled={busy || !canStop(workspace.status)}
+          onClick={() => stop.mutate(ref)}
+        >
+          {stop.isPending && <span className="spinner" />}
+          Stop
+        </button>
+        <button
+          type="button"
+          className="button danger"
+          data-testid="workspace-delete"
+          disabled={remove.isPending || workspace.status === "creating"}
+          onClick={confirmDelete}
+        >
+          {remove.isPending && <span className="spinner" />}
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}

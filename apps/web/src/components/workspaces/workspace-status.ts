@@ -1,0 +1,26 @@
+import type { Workspace, WorkspaceStatus } from "@coder/protocol";
+
+const LABELS: Record<WorkspaceStatus, string> = {
+  creating: "Creating…",
+  starting: "Starting…",
+  running: "Running",
+  stopping: "Stopping…",
+  stopped: "Stopped",
+  missing: "Missing",
+  error: "Error",
+};
+
+export const statusLabel = (status: WorkspaceStatus): string => LABELS[status];
+
+/** A status the service is still working on: show progress and hold back other actions. */
+export function isInProgress(status: WorkspaceStatus): boolean {
+  return status === "creating" || status === "starting" || status === "stopping";
+}
+
+export const canStart = (status: WorkspaceStatus): boolean => status === "stopped" || status === "error";
+export const canStop = (status: WorkspaceStatus): boolean => status === "running";
+
+/** The service's reason, when the status is one that has a reason (it may linger on others). */
+export function problemOf(workspace: Pick<Workspace, "status" | "detail">): string | undefined {
+  return workspace.status === "error" || workspace.status === "missing" ? workspace.detail : undefined;
+}

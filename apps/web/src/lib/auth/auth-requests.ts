@@ -1,0 +1,43 @@
+/**
+ * The service's cookie login. The token goes out once; from then on the HttpOnly session cookie
+ * travels by itself and the page never sees it.
+ */
+
+export type LoginOutcome = { ok: true } | { ok: false; error: string };
+
+type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+export async function logIn(token: string, fetchImpl: Fetch = fetch): Promise<LoginOutcome> {
+  if (token.trim() === "") return { ok: false, error: "Paste the login token." };
+  let response: Response;
+  try {
+    response = await fetchImpl("/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: token.trim() }),
+    });
+  } catch {
+    return { ok: false, error: "The service cannot be reached. Is it running?" };
+  }
+  if (response.ok) return { ok: true };
+  return { ok: false, error: await serviceError(response) };
+}
+
+export async function logOut(fetchImpl: Fetch = fetch): Promise<void> {
+  await fetchImpl("/auth/logout", { method: "POST" });
+}
+
+/** The `{error}` the service sends, or a sentence that fits the status when the body has none. */
+async function serviceError(response: Response): Promise<string> {
+  try {
+    const body: unknown = await response.json();
+    if (typeof body === "object" && body !== null && "error" in body && typeof body.error === "string") {
+      return body.error;
+    }
+  } catch {
+    // Not JSON: fall through to the status.
+  }
+  if (response.status === 401) return "That token is not valid.";
+  if (response.status === 429) return "Too many attempts. Wait a moment and try again.";
+  return `Login failed (HTTP ${response.status}).`;
+}

@@ -1,0 +1,27 @@
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpSubscriptionLink,
+  splitLink,
+  type TRPCClient,
+} from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import type { AppRouter } from "./app-router";
+
+/** The service serves the API on the page's own origin, so the session cookie goes along. */
+const API_PATH = "/api/trpc";
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export function createApiClient(): TRPCClient<AppRouter> {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === "subscription",
+        true: httpSubscriptionLink({ url: API_PATH }),
+        // Batched queries travel in the URL; many open folders must not outgrow it.
+        false: httpBatchLink({ url: API_PATH, maxURLLength: 4000 }),
+      }),
+    ],
+  });
+}
