@@ -1,5 +1,7 @@
 export * from "./daemon";
 export * from "./files";
+export * from "./lsp";
+export * from "./session";
 export * from "./terminal";
 export * from "./tools";
 export * from "./workspace";

@@ -1,0 +1,120 @@
+import {
+  DEFAULT_LSP_SERVERS,
+  LspCloseCode,
+  type LspServerConfig,
+  lspServerFor,
+  MAX_LSP_MESSAGE_BYTES,
+} from "@coder/protocol";
+import type { Message } from "vscode-jsonrpc";
+import { StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import type { WebSocket } from "ws";
+import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
+import { closeReason } from "./close-reason";
+import { isExitNotification, parseClientMessage, rewriteClientMessage } from "./rewrite";
+import { exitReason, serverCommand } from "./server-command";
+
+const STDERR_TAIL_CHARS = 2000;
+
+/**
+ * Bridges one editor WebSocket to a language server inside the workspace: each socket starts its
+ * own server with a `docker exec` (no TTY) and JSON-RPC flows both ways, one message per text frame
+ * on the socket and Content-Length framing on the server's stdio. `initialize` is rewritten for the
+ * container (rewrite.ts). Closing the socket ends the server; the server ending closes the socket
+ * with 1011 and why (not installed, exit code and its last stderr line), so the editor reconnects.
+ */
+export async function serveLsp(
+  ws: WebSocket,
+  driver: WorkspaceDriver,
+  workspaceId: string,
+  language: string,
+  log: (line: string) => void,
+  servers: readonly LspServerConfig[] = DEFAULT_LSP_SERVERS,
+): Promise<void> {
+  const close = (code: number, reason: string) => {
+    if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, closeReason(reason));
+  };
+  const server = lspServerFor(servers, language);
+  if (!server) {
+    const known = servers.map((s) => s.language).join(", ");
+    close(LspCloseCode.UnknownLanguage, `no language server for "${language}"; configured: ${known}`);
+    return;
+  }
+
+  let proc: AttachedProcess | undefined;
+  let writer: StreamMessageWriter | undefined;
+  const early: Message[] = [];
+  let earlyBytes = 0;
+  let socketClosed = false;
+  let exitRequested = false;
+
+  const forward = (message: Message) => {
+    writer?.write(message).catch(() => {
+      // The server is gone; its exit closes the socket with the reason.
+    });
+  };
+
+  ws.on("message", (data: Buffer, isBinary: boolean) => {
+    if (isBinary) return close(LspCloseCode.UnsupportedData, "LSP messages must be text frames");
+    if (data.length > MAX_LSP_MESSAGE_BYTES) return close(LspCloseCode.TooBig, "message larger than 4 MB");
+    const message = parseClientMessage(data.toString("utf8"));
+    if (!message) return close(LspCloseCode.InvalidMessage, "each frame must hold one JSON-RPC 2.0 message");
+    if (isExitNotification(message)) exitRequested = true;
+    const rewritten = rewriteClientMessage(message);
+    if (writer) return forward(rewritten);
+    earlyBytes += data.length;
+    if (earlyBytes > MAX_LSP_MESSAGE_BYTES)
+      return close(LspCloseCode.TooBig, "too much sent before the server started");
+    early.push(rewritten);
+  });
+  // ws reports protocol errors (an over-long frame: it closes with 1009 itself) here; unhandled, they would throw.
+  ws.on("error", (err) => log(`lsp ${workspaceId}/${language}: ${err.message}`));
+  ws.on("close", () => {
+    socketClosed = true;
+    if (!proc || !writer) return;
+    // Servers exit when stdin ends; `exit` first for any that wait for it.
+    const p = proc;
+    void writer
+      .write({ jsonrpc: "2.0", method: "exit" } as Message)
+      .catch(() => undefined)
+      .finally(() => p.close());
+  });
+
+  try {
+    proc = await driver.exec(workspaceId, serverCommand(server));
+  } catch (err) {
+    log(`lsp ${workspaceId}/${language}: ${(err as Error).message}`);
+    close(
+      LspCloseCode.ServerError,
+      `cannot start the ${language} language server: ${(err as Error).message}`,
+    );
+    return;
+  }
+  if (socketClosed) {
+    proc.close();
+    return;
+  }
+
+  let stderr = "";
+  proc.stderr.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+  });
+  const reader = new StreamMessageReader(proc.stdout);
+  reader.onError((err) =>
+    close(LspCloseCode.ServerError, `the language server sent a malformed message: ${err.message}`),
+  );
+  reader.listen((message) => {
+    if (ws.readyState !== ws.OPEN) return;
+    const text = JSON.stringify(message);
+    if (Buffer.byteLength(text) > MAX_LSP_MESSAGE_BYTES) {
+      return close(LspCloseCode.TooBig, "the language server sent a message larger than 4 MB");
+    }
+    ws.send(text);
+  });
+  writer = new StreamMessageWriter(proc.stdin);
+  for (const message of early.splice(0)) forward(message);
+
+  const code = await proc.exited;
+  reader.dispose();
+  if (exitRequested) close(LspCloseCode.Normal, "language server stopped");
+  else close(LspCloseCode.ServerError, exitReason(server, code, stderr));
+}
