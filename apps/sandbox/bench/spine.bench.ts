@@ -88,7 +88,7 @@ export async function run(): Promise<BenchResult[]> {
 
     // Terminal echo: a keystroke from the browser-side socket until its echo comes back.
     const term = await openTerminal(t.url, t.cookie, id, "bench");
-    await term.waitFor(/\$ $/m);
+    await term.waitFor(/\$ /);
     const echo: number[] = [];
     for (let i = 0; i < 60; i++) {
       const ch = String.fromCharCode(97 + (i % 26));

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
 
 const bool = z
@@ -24,6 +25,18 @@ const envSchema = z.object({
   CODER_CPUS: z.coerce.number().min(0.1).max(64).default(2),
   CODER_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
   CODER_SECURE_COOKIES: bool.default(false),
+  /** JSON list of language servers (language, command, extensions, install) added to or replacing the defaults. */
+  CODER_LSP_SERVERS: z
+    .string()
+    .optional()
+    .transform((json, ctx) => {
+      try {
+        return parseLspServers(json);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Config = {
@@ -37,6 +50,7 @@ export type Config = {
   instance: string;
   limits: { memoryBytes: number; nanoCpus: number; pidsLimit: number };
   secureCookies: boolean;
+  lspServers: readonly LspServerConfig[];
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -63,5 +77,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pidsLimit: e.CODER_PIDS_LIMIT,
     },
     secureCookies: e.CODER_SECURE_COOKIES,
+    lspServers: e.CODER_LSP_SERVERS,
   };
 }

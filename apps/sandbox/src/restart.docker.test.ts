@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,37 +9,10 @@ import {
   openTerminal,
   removeInstance,
   requireImage,
+  spawnService,
   trpcClient,
   waitForStatus,
 } from "./testing/harness";
-
-const repo = path.resolve(import.meta.dirname, "../../..");
-
-/** Starts the real service entry point as its own process and waits for its URL. */
-function spawnService(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string; token?: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/sandbox/src/main.ts"], {
-    cwd: repo,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = out.match(/running at (http:\/\/\S+)/)?.[1];
-      if (url && /login link/.test(out)) {
-        clearTimeout(timer);
-        resolve({ child, url, token: out.match(/admin login token[^:]*: (\S+)/)?.[1] });
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`service exited with ${code}:\n${out}`)));
-  });
-}
 
 describe("a service killed with SIGKILL", () => {
   const instance = newInstance();

@@ -1,4 +1,8 @@
 import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { AgentService } from "./agent/agent-service";
+import { loadAgentConfig } from "./agent/config/agent-config";
+import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
@@ -14,14 +18,22 @@ export interface RunningService {
   loginUrl: string;
   auth: AuthService;
   workspaces: WorkspaceService;
+  agent: AgentService;
   close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** Where the agent reads its model settings (default: process.env); see agent/config. */
+  agentEnv?: Record<string, string | undefined>;
 }
 
 /** Wires the service together and listens. Used by main.ts and by integration tests. */
 export async function startService(
   config: Config,
   log: (line: string) => void = console.error,
+  options: ServiceOptions = {},
 ): Promise<RunningService> {
+  const agentConfig = loadAgentConfig(options.agentEnv ?? process.env, config.dataDir);
   const db = await openDatabase(config.dataDir);
   const auth = new AuthService(db);
   const adminToken = await auth.ensureAdminToken();
@@ -42,13 +54,24 @@ export async function startService(
   }
   const workspaces = new WorkspaceService(db, driver, config.image, log);
   await workspaces.init();
-  const server = createServer({
+  const agent = new AgentService({
+    db,
+    config: agentConfig,
+    workspace: (id) => daemonWorkspace(workspaces, id),
+    workspaceInfo: (id) => workspaces.get(id),
+    spillDir: path.join(config.dataDir, "tool-output"),
+    log,
+  });
+  await agent.init();
+  const { server, close: closeServer } = createServer({
     auth,
     workspaces,
+    agent,
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
     secureCookies: config.secureCookies,
+    lspServers: config.lspServers,
     log,
   });
   await new Promise<void>((resolve, reject) => {
@@ -65,10 +88,11 @@ export async function startService(
     loginUrl: `${url}/auth/ticket?t=${ticket}`,
     auth,
     workspaces,
+    agent,
     async close() {
+      await agent.close();
       workspaces.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer();
       await db.destroy();
     },
   };

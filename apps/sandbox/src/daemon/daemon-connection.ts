@@ -113,7 +113,8 @@ export class DaemonConnection {
       proc.close();
     };
     conn.onClose(drop);
-    conn.onError(() => drop());
+    // A malformed frame is reported, not fatal: the stream ending is what ends the connection.
+    conn.onError(([err]) => this.log(`[daemon ${this.workspaceId}] protocol error: ${err.message}`));
     void proc.exited.then(drop);
     conn.listen();
     try {

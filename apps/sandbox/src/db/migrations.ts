@@ -35,6 +35,86 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0002_agent": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("sessions")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("parent_id", "text", (c) => c.references("sessions.id").onDelete("cascade"))
+        .addColumn("title", "text", (c) => c.notNull())
+        .addColumn("agent", "text", (c) => c.notNull())
+        .addColumn("model", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("sessions_workspace").on("sessions").columns(["workspace_id"]).execute();
+      await db.schema
+        .createTable("messages")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("agent", "text", (c) => c.notNull())
+        .addColumn("model", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("position", "integer", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("messages_session")
+        .on("messages")
+        .columns(["session_id", "position"])
+        .execute();
+      await db.schema
+        .createTable("parts")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("message_id", "text", (c) => c.notNull().references("messages.id").onDelete("cascade"))
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("text", "text", (c) => c.notNull().defaultTo(""))
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("position", "integer", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("parts_session").on("parts").columns(["session_id", "position"]).execute();
+      await db.schema
+        .createTable("turns")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
+        .addColumn("user_message_id", "text", (c) => c.notNull())
+        .addColumn("assistant_message_id", "text")
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("error", "text")
+        .addColumn("started_at", "text", (c) => c.notNull())
+        .addColumn("ended_at", "text")
+        .execute();
+      await db.schema.createIndex("turns_status").on("turns").columns(["status"]).execute();
+      await db.schema
+        .createTable("session_events")
+        .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("session_events_session")
+        .on("session_events")
+        .columns(["session_id", "id"])
+        .execute();
+      await db.schema
+        .createTable("todos")
+        .addColumn("session_id", "text", (c) => c.primaryKey().references("sessions.id").onDelete("cascade"))
+        .addColumn("items", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("permission_grants")
+        .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
+        .addColumn("agent", "text", (c) => c.notNull())
+        .addColumn("permission", "text", (c) => c.notNull())
+        .addColumn("pattern", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

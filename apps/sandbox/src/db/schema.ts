@@ -29,9 +29,88 @@ export interface WorkspaceTable {
   desired_state: "running" | "stopped";
 }
 
+/** An agent session (migration 0002_agent, like the tables below). */
+export interface SessionTable {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  title: string;
+  agent: string;
+  model: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageTable {
+  id: string;
+  session_id: string;
+  role: "user" | "assistant";
+  agent: string;
+  model: string | null;
+  created_at: string;
+  /** The id of the event that created it: orders messages. */
+  position: number;
+}
+
+/** The current state of a part; `text` is kept apart so deltas append in SQL. */
+export interface PartTable {
+  id: string;
+  message_id: string;
+  session_id: string;
+  type: string;
+  text: string;
+  /** JSON of the part's other fields. */
+  data: string;
+  position: number;
+}
+
+export interface TurnTable {
+  id: string;
+  session_id: string;
+  user_message_id: string;
+  assistant_message_id: string | null;
+  status: string;
+  error: string | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+/** Every event of every session, in order; the id is the `tracked()` id of `session.events`. */
+export interface SessionEventTable {
+  id: Generated<number>;
+  session_id: string;
+  /** JSON of the SessionEvent. */
+  data: string;
+  created_at: string;
+}
+
+export interface TodoTable {
+  session_id: string;
+  /** JSON array of todo items. */
+  items: string;
+}
+
+/** "Always" replies to approvals: allowed for the rest of the session. */
+export interface PermissionGrantTable {
+  id: Generated<number>;
+  session_id: string;
+  /** The agent the grant was given to (a plan-mode grant does not carry over to build). */
+  agent: string;
+  permission: string;
+  pattern: string;
+  created_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
   login_tickets: LoginTicketTable;
   workspaces: WorkspaceTable;
+  sessions: SessionTable;
+  messages: MessageTable;
+  parts: PartTable;
+  turns: TurnTable;
+  session_events: SessionEventTable;
+  todos: TodoTable;
+  permission_grants: PermissionGrantTable;
 }

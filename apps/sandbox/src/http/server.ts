@@ -1,11 +1,19 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { terminalName, workspaceId } from "@coder/protocol";
+import {
+  type LspServerConfig,
+  lspLanguage,
+  MAX_LSP_MESSAGE_BYTES,
+  terminalName,
+  workspaceId,
+} from "@coder/protocol";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { WebSocketServer } from "ws";
+import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
 import type { WorkspaceDriver } from "../docker/driver";
+import { serveLsp } from "../lsp/lsp-socket";
 import { MAX_TERMINAL_INPUT_BYTES, serveTerminal } from "../terminal/terminal-socket";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceService } from "../workspaces/workspace-service";
@@ -15,10 +23,12 @@ import { proxyToWeb } from "./proxy";
 export interface ServerDeps {
   auth: AuthService;
   workspaces: WorkspaceService;
+  agent: AgentService;
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
   secureCookies: boolean;
+  lspServers: readonly LspServerConfig[];
   log: (line: string) => void;
 }
 
@@ -36,14 +46,14 @@ function reject(socket: Duplex, status: number, text: string): void {
  * proxy. Every route except login checks the session cookie; every WebSocket upgrade and every
  * state-changing request also checks the Origin.
  */
-export function createServer(deps: ServerDeps): http.Server {
-  const { auth, workspaces, driver, log } = deps;
+export function createServer(deps: ServerDeps): { server: http.Server; close(): Promise<void> } {
+  const { auth, workspaces, agent, driver, log } = deps;
   const authenticated = (req: IncomingMessage) => auth.verifySession(readCookie(req, SESSION_COOKIE));
 
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
-    createContext: async ({ req }) => ({ authenticated: await authenticated(req), workspaces }),
+    createContext: async ({ req }) => ({ authenticated: await authenticated(req), workspaces, agent }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") log(`trpc ${path ?? "?"}: ${error.message}`);
     },
@@ -89,26 +99,32 @@ export function createServer(deps: ServerDeps): http.Server {
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_TERMINAL_INPUT_BYTES });
+  const terminalWss = new WebSocketServer({ noServer: true, maxPayload: MAX_TERMINAL_INPUT_BYTES });
+  const lspWss = new WebSocketServer({ noServer: true, maxPayload: MAX_LSP_MESSAGE_BYTES });
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? "/", "http://service.invalid");
     const upgrade = async () => {
       if (!originAllowed(req, deps.allowedOrigins)) return reject(socket, 403, "Forbidden");
       if (!(await authenticated(req))) return reject(socket, 401, "Unauthorized");
       const parts = url.pathname.split("/").filter(Boolean);
-      if (parts[0] === "terminal" && parts.length === 3) {
-        const ws = workspaceId.safeParse(parts[1]);
-        const term = terminalName.safeParse(parts[2]);
-        if (!ws.success || !term.success) return reject(socket, 400, "Bad Request");
-        const workspace = await workspaces.get(ws.data).catch(() => undefined);
-        if (!workspace) return reject(socket, 404, "Not Found");
-        if (workspace.status !== "running") return reject(socket, 409, "Conflict");
-        wss.handleUpgrade(req, socket, head, (client) => {
-          void serveTerminal(client, driver, ws.data, term.data, log);
+      const kind = parts[0];
+      if ((kind !== "terminal" && kind !== "lsp") || parts.length !== 3)
+        return reject(socket, 404, "Not Found");
+      const ws = workspaceId.safeParse(parts[1]);
+      const name = (kind === "terminal" ? terminalName : lspLanguage).safeParse(parts[2]);
+      if (!ws.success || !name.success) return reject(socket, 400, "Bad Request");
+      const workspace = await workspaces.get(ws.data).catch(() => undefined);
+      if (!workspace) return reject(socket, 404, "Not Found");
+      if (workspace.status !== "running") return reject(socket, 409, "Conflict");
+      if (kind === "terminal") {
+        terminalWss.handleUpgrade(req, socket, head, (client) => {
+          void serveTerminal(client, driver, ws.data, name.data, log);
         });
-        return;
+      } else {
+        lspWss.handleUpgrade(req, socket, head, (client) => {
+          void serveLsp(client, driver, ws.data, name.data, log, deps.lspServers);
+        });
       }
-      reject(socket, 404, "Not Found");
     };
     upgrade().catch((err) => {
       log(`upgrade ${url.pathname}: ${(err as Error).message}`);
@@ -116,5 +132,13 @@ export function createServer(deps: ServerDeps): http.Server {
     });
   });
 
-  return server;
+  return {
+    server,
+    // Upgraded sockets are no longer the HTTP server's; end them too, or `server.close` never finishes.
+    close() {
+      for (const client of [...terminalWss.clients, ...lspWss.clients]) client.terminate();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -72,6 +72,8 @@ export async function serveTerminal(
     closed = true;
     proc?.close();
   });
+  // An oversized or malformed frame is an error on this socket only; ws closes it with a code.
+  ws.on("error", (err) => log(`terminal ${workspaceId}/${terminal}: ${err.message}`));
 
   try {
     proc = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
@@ -86,6 +88,8 @@ export async function serveTerminal(
     return;
   }
   const p = proc;
+  // A resize that arrived while the exec was being created applies now.
+  void p.resize(size.cols, size.rows);
   for (const chunk of early.splice(0)) p.stream.write(chunk);
   send(ws, { type: "ready" });
   p.stream.on("data", (chunk: Buffer) => {

@@ -69,7 +69,7 @@ describe("terminals", () => {
     const doomed = (await t.api.workspace.create.mutate({ name: "doomed" })).id;
     await waitForStatus(t.api, doomed, "running");
     const term = await openTerminal(t.url, t.cookie, doomed, "main");
-    await term.waitFor(/\$ $/m);
+    await term.waitFor(/\$ /);
     const closed = new Promise<void>((resolve) => term.ws.once("close", () => resolve()));
     await t.api.workspace.delete.mutate({ workspaceId: doomed });
     await closed;

@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +9,7 @@ import Docker from "dockerode";
 import WebSocket from "ws";
 import { loadConfig } from "../config";
 import { LABEL_INSTANCE } from "../docker/container-spec";
-import { type RunningService, startService } from "../service";
+import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
 
 export function requireImage(): string {
@@ -83,7 +84,7 @@ export interface TestService {
 }
 
 /** The real service in-process, on a random port, with its own data folder and container label. */
-export async function startTestService(): Promise<TestService> {
+export async function startTestService(options: ServiceOptions = {}): Promise<TestService> {
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-test-"));
   const config = loadConfig({
@@ -95,7 +96,7 @@ export async function startTestService(): Promise<TestService> {
     CODER_PIDS_LIMIT: "256",
     CODER_CPUS: "1",
   });
-  const service = await startService(config, () => undefined);
+  const service = await startService(config, () => undefined, { agentEnv: {}, ...options });
   const cookie = await login(service.url, service.adminToken ?? "");
   return {
     service,
@@ -187,4 +188,36 @@ export async function openTerminal(
       }
     },
   };
+}
+
+const repo = path.resolve(import.meta.dirname, "../../../..");
+
+/**
+ * Starts the real service entry point as its own process (to kill it) and waits for its URL. The
+ * sources run through tsx, with .txt/.md loaded as text the way the bundle loads them.
+ */
+export function spawnService(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; token?: string }> {
+  const hooks = "./packages/tools/bin/register.mjs";
+  const child = spawn(process.execPath, ["--import", hooks, "apps/sandbox/src/main.ts"], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = out.match(/running at (http:\/\/\S+)/)?.[1];
+      if (url && /login link/.test(out)) {
+        clearTimeout(timer);
+        resolve({ child, url, token: out.match(/admin login token[^:]*: (\S+)/)?.[1] });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`service exited with ${code}:\n${out}`)));
+  });
 }

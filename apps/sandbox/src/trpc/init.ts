@@ -1,4 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import type { AgentService } from "../agent/agent-service";
+import { AgentError } from "../agent/errors";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
@@ -7,6 +9,7 @@ export interface Context {
   /** Whether the caller carries a valid session cookie. */
   authenticated: boolean;
   workspaces: WorkspaceService;
+  agent: AgentService;
 }
 
 const t = initTRPC.context<Context>().create({
@@ -45,6 +48,15 @@ const mapErrors = t.middleware(async ({ next }) => {
       conflict: "CONFLICT",
       bad_request: "BAD_REQUEST",
       internal: "INTERNAL_SERVER_ERROR",
+    } as const;
+    throw new TRPCError({ code: code[cause.kind], message: cause.message, cause });
+  }
+  if (cause instanceof AgentError) {
+    const code = {
+      not_found: "NOT_FOUND",
+      busy: "CONFLICT",
+      precondition: "PRECONDITION_FAILED",
+      bad_request: "BAD_REQUEST",
     } as const;
     throw new TRPCError({ code: code[cause.kind], message: cause.message, cause });
   }

@@ -1,5 +1,6 @@
 import { router } from "./init";
 import { filesRouter } from "./routers/files";
+import { modelsRouter, sessionRouter } from "./routers/session";
 import { toolsRouter } from "./routers/tools";
 import { workspaceRouter } from "./routers/workspace";
 
@@ -7,6 +8,8 @@ export const appRouter = router({
   workspace: workspaceRouter,
   files: filesRouter,
   tools: toolsRouter,
+  session: sessionRouter,
+  models: modelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -44,6 +44,7 @@ export class WorkspaceService {
   private readonly transient = new Map<string, Transient>();
   private readonly daemons = new Map<string, DaemonConnection>();
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
+  private readonly toolProgress = new Map<string, (update: Record<string, unknown>) => void>();
   private readonly stopWatching = new AbortController();
 
   constructor(
@@ -100,7 +101,7 @@ export class WorkspaceService {
     const status: WorkspaceStatus = t?.status ?? (state === "running" ? "running" : state);
     const detail =
       t?.detail ??
-      (state === "missing" ? "the container is gone; delete this workspace or recreate it" : undefined);
+      (status === "missing" ? "the container is gone; delete this workspace or recreate it" : undefined);
     return {
       id: row.id,
       name: row.name,
@@ -239,7 +240,7 @@ export class WorkspaceService {
         id,
         {
           "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
-          "tools.progress": () => undefined,
+          "tools.progress": ({ callId, update }) => this.toolProgress.get(callId)?.(update),
         },
         this.log,
       );
@@ -258,6 +259,12 @@ export class WorkspaceService {
       );
     }
     return this.daemon(id);
+  }
+
+  /** Follows the `tools.progress` notifications of one call (ids are unique) until the returned stop. */
+  onToolProgress(callId: string, listener: (update: Record<string, unknown>) => void): () => void {
+    this.toolProgress.set(callId, listener);
+    return () => this.toolProgress.delete(callId);
   }
 
   fileFeed(id: string): Feed<FileChangeBatch> {

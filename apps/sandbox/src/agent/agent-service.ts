@@ -1,0 +1,281 @@
+import type {
+  AnswerInput,
+  CreateSessionInput,
+  ModelList,
+  PromptInput,
+  RespondInput,
+  Session,
+  SessionDetail,
+  StoredSessionEvent,
+  UpdateSessionInput,
+} from "@coder/protocol";
+import type { Db } from "../db/database";
+import type { AgentConfig } from "./config/agent-config";
+import { AgentError } from "./errors";
+import { EventLog } from "./events/event-log";
+import { SessionRecorder } from "./events/recorder";
+import { PendingRequests } from "./interaction/pending-requests";
+import { INTERRUPTED, runTurn, SERVICE_STOPPING } from "./loop/turn";
+import { startTurn } from "./loop/turn-start";
+import type { RuntimeDeps } from "./loop/turn-state";
+import { ModelCatalog, ModelConfigError } from "./models/catalog";
+import { SessionStore } from "./store/session-store";
+import { createLocalRegistry } from "./tools/local-registry";
+import { loadTodos } from "./tools/todos";
+import type { AddressPolicy } from "./web/address-policy";
+import type { DnsLookup } from "./web/guarded-lookup";
+import type { WorkspacePort } from "./workspace/workspace-port";
+
+export interface AgentServiceOptions {
+  db: Db;
+  config: AgentConfig;
+  workspace(workspaceId: string): WorkspacePort;
+  /** The workspace's facts the agent needs; throws when it does not exist. */
+  workspaceInfo(workspaceId: string): Promise<{ egress: boolean }>;
+  /** Where the service's own tools spill outputs cut for the model. */
+  spillDir: string;
+  log?: (line: string) => void;
+  /** First wait before retrying a failed model call (default 2 s; tests shorten it). */
+  retryBaseMs?: number;
+  web?: { policy?: AddressPolicy; resolve?: DnsLookup };
+}
+
+const DEFAULT_TITLE = "New session";
+const TITLE_LENGTH = 60;
+
+function titleFrom(text: string): string {
+  const line = text.trim().split("\n")[0]?.trim() ?? "";
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line || DEFAULT_TITLE;
+}
+
+/**
+ * Agent sessions: what the `session.*` and `models.*` procedures call. A prompt is committed and
+ * its turn started in the background; the turn's events are stored and published as it runs; one
+ * turn at a time per session.
+ */
+export class AgentService {
+  readonly events: EventLog;
+  readonly store: SessionStore;
+  private readonly pending = new PendingRequests();
+  private readonly models: ModelCatalog;
+  private readonly deps: RuntimeDeps;
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+
+  constructor(private readonly options: AgentServiceOptions) {
+    const log = options.log ?? (() => {});
+    this.events = new EventLog(options.db);
+    this.store = new SessionStore(options.db);
+    this.models = new ModelCatalog(options.config, log);
+    this.deps = {
+      db: options.db,
+      events: this.events,
+      config: options.config,
+      pending: this.pending,
+      local: createLocalRegistry(options.config),
+      workspace: options.workspace,
+      egress: async (id) => (await options.workspaceInfo(id)).egress,
+      spillDir: options.spillDir,
+      retryBaseMs: options.retryBaseMs ?? 2000,
+      ...(options.web ? { web: options.web } : {}),
+      logLine: log,
+    };
+  }
+
+  /** Marks the turns a killed service left running as interrupted, with their unfinished calls. */
+  async init(): Promise<void> {
+    for (const turn of await this.store.runningTurns()) {
+      const recorder = new SessionRecorder(this.events, turn.sessionId);
+      const messages = await this.store.messages(turn.sessionId);
+      const prompt = messages.findIndex((m) => m.id === turn.userMessageId);
+      const answer = messages.slice(prompt + 1).find((m) => m.role === "assistant");
+      for (const part of answer?.parts ?? []) {
+        if (part.type !== "tool" || part.state === "completed" || part.state === "error") continue;
+        const result = {
+          ok: false,
+          error: { code: "aborted" as const, message: "interrupted: the service stopped" },
+        };
+        recorder.post({
+          type: "part.updated",
+          part: { ...part, state: "error", result, output: `Error (aborted): ${result.error.message}` },
+        });
+      }
+      await recorder.emit({
+        type: "turn.finished",
+        turn: {
+          ...turn,
+          assistantMessageId: answer?.id ?? null,
+          status: "interrupted",
+          error: INTERRUPTED,
+          endedAt: new Date().toISOString(),
+        },
+      });
+    }
+  }
+
+  /** Stops every running turn (the service is shutting down). */
+  async close(): Promise<void> {
+    const done = [...this.running.values()].map((r) => {
+      r.controller.abort(SERVICE_STOPPING);
+      return r.done;
+    });
+    await Promise.allSettled(done);
+  }
+
+  listModels(): Promise<ModelList> {
+    return this.models.list();
+  }
+
+  async list(workspaceId: string): Promise<Session[]> {
+    await this.options.workspaceInfo(workspaceId);
+    return this.store.list(workspaceId);
+  }
+
+  async create(input: CreateSessionInput): Promise<Session> {
+    await this.options.workspaceInfo(input.workspaceId);
+    return this.store.create({
+      workspaceId: input.workspaceId,
+      parentId: null,
+      title: input.title || DEFAULT_TITLE,
+      agent: input.agent,
+      model: input.model ?? null,
+    });
+  }
+
+  async get(sessionId: string): Promise<SessionDetail> {
+    // One read transaction: the state and the id of the last event in it agree exactly, so a
+    // subscription from that id neither repeats nor misses an event.
+    const snapshot = await this.options.db.transaction().execute(async (trx) => {
+      const store = new SessionStore(trx);
+      return {
+        session: await store.get(sessionId),
+        lastEventId: await store.lastEventId(sessionId),
+        messages: await store.messages(sessionId),
+        todos: await loadTodos(trx, sessionId),
+        turn: await store.runningTurn(sessionId),
+      };
+    });
+    return {
+      ...snapshot,
+      pending: this.pending.list(sessionId),
+      lastEventId: snapshot.lastEventId > 0 ? String(snapshot.lastEventId) : null,
+    };
+  }
+
+  async update(input: UpdateSessionInput): Promise<Session> {
+    const current = await this.store.get(input.sessionId);
+    if (this.running.has(input.sessionId) && input.agent !== undefined && input.agent !== current.agent) {
+      throw new AgentError("busy", "the agent is working; change the agent when the turn is over");
+    }
+    const session: Session = {
+      ...current,
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.agent !== undefined ? { agent: input.agent } : {}),
+      ...(input.model !== undefined ? { model: input.model } : {}),
+    };
+    const stored = await this.events.append(session.id, { type: "session.updated", session });
+    return { ...session, updatedAt: stored.at };
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.store.get(sessionId);
+    const running = this.running.get(sessionId);
+    if (running) {
+      running.controller.abort();
+      await running.done;
+    }
+    await this.store.delete(sessionId);
+  }
+
+  /** Commits the prompt, starts the turn in the background and returns at once. */
+  async prompt(input: PromptInput): Promise<{ turnId: string; messageId: string }> {
+    let session = await this.store.get(input.sessionId);
+    if (session.parentId) throw new AgentError("bad_request", "a sub-agent's session cannot be prompted");
+    if (this.running.has(session.id)) {
+      throw new AgentError("busy", "the agent is still working on the last prompt; wait for it or abort it");
+    }
+    // Claimed before any await, so two prompts at once cannot both start a turn.
+    const controller = new AbortController();
+    let release: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.running.set(session.id, { controller, done });
+    const finished = () => {
+      this.running.delete(session.id);
+      release();
+    };
+    try {
+      const model = await this.models.resolve(input.model ?? session.model).catch((error: unknown) => {
+        throw error instanceof ModelConfigError ? new AgentError("precondition", error.message) : error;
+      });
+      await this.options.workspaceInfo(session.workspaceId);
+      const recorder = new SessionRecorder(this.events, session.id);
+      const changes = {
+        ...(input.agent && input.agent !== session.agent ? { agent: input.agent } : {}),
+        ...(input.model && input.model !== session.model ? { model: input.model } : {}),
+        ...(session.title === DEFAULT_TITLE ? { title: titleFrom(input.text) } : {}),
+      };
+      if (Object.keys(changes).length > 0) {
+        session = { ...session, ...changes };
+        await recorder.emit({ type: "session.updated", session });
+      }
+      const [history, grants] = await Promise.all([
+        this.store.messages(session.id),
+        this.store.grants(session.id),
+      ]);
+      const { message, turn } = await startTurn(recorder, session, input.text);
+      void runTurn({
+        deps: this.deps,
+        store: this.store,
+        session,
+        turn,
+        history: [...history, message],
+        model,
+        recorder,
+        root: { sessionId: session.id, recorder, grants },
+        signal: controller.signal,
+      })
+        .catch((error: Error) => this.deps.logLine(`turn ${turn.id} failed: ${error.stack ?? error.message}`))
+        .finally(finished);
+      return { turnId: turn.id, messageId: message.id };
+    } catch (error) {
+      finished();
+      throw error;
+    }
+  }
+
+  /** Stops the running turn: the model stream, the running tool, and any waiting request. */
+  async abort(sessionId: string): Promise<{ aborted: boolean }> {
+    await this.store.get(sessionId);
+    const running = this.running.get(sessionId);
+    if (!running) return { aborted: false };
+    running.controller.abort();
+    await running.done;
+    return { aborted: true };
+  }
+
+  respond(input: RespondInput): void {
+    const ok = this.pending.respond(input.sessionId, input.requestId, {
+      reply: input.reply,
+      ...(input.message ? { message: input.message } : {}),
+    });
+    if (!ok)
+      throw new AgentError("not_found", "that approval is no longer waiting (answered, or the turn ended)");
+  }
+
+  answer(input: AnswerInput): void {
+    if (!this.pending.answer(input.sessionId, input.requestId, input.answers)) {
+      throw new AgentError("not_found", "that question is no longer waiting (answered, or the turn ended)");
+    }
+  }
+
+  /** The session's events after `lastEventId` (all without it), then live ones. */
+  async *follow(
+    sessionId: string,
+    lastEventId: string | null | undefined,
+    signal: AbortSignal,
+  ): AsyncGenerator<StoredSessionEvent> {
+    await this.store.get(sessionId);
+    yield* this.events.follow(sessionId, lastEventId ? Number(lastEventId) : 0, signal);
+  }
+}

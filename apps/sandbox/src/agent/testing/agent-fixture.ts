@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { PrimaryAgent, Session, StoredSessionEvent, Turn } from "@coder/protocol";
+import {
+  type ModelServer,
+  type ScriptedTurn,
+  startModelServer,
+} from "../../../../../e2e/support/model-server";
+import { type Db, openDatabase } from "../../db/database";
+import { AgentService, type AgentServiceOptions } from "../agent-service";
+import type { AgentConfig } from "../config/agent-config";
+import { collectEvents, type EventLogView } from "./event-view";
+import { type LocalWorkspace, startLocalWorkspace } from "./local-workspace";
+
+export { type EventLogView, isType } from "./event-view";
+
+export interface AgentFixture {
+  agent: AgentService;
+  db: Db;
+  model: ModelServer;
+  workspace: LocalWorkspace;
+  workspaceId: string;
+  newSession(agent?: PrimaryAgent): Promise<Session>;
+  /** Follows a session's events from its first one. */
+  watch(sessionId: string): EventLogView;
+  /** Prompts and waits for the turn to end. */
+  run(sessionId: string, text: string): Promise<Turn>;
+  close(): Promise<void>;
+}
+
+export const MODEL = "openai-compatible/scripted";
+
+/**
+ * An agent service on a temporary database, the scripted model server and a real in-process
+ * daemon on a temporary folder: the runtime end to end, without Docker.
+ */
+export async function startAgentFixture(
+  options: {
+    script?: ScriptedTurn[];
+    config?: Partial<AgentConfig>;
+    service?: Partial<AgentServiceOptions>;
+  } = {},
+): Promise<AgentFixture> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-agent-"));
+  const db = await openDatabase(dataDir);
+  const model = await startModelServer({ script: options.script ?? [] });
+  const workspace = await startLocalWorkspace();
+  const workspaceId = "wsagenttest0001";
+  await db
+    .insertInto("workspaces")
+    .values({
+      id: workspaceId,
+      name: "test",
+      egress: 0,
+      image: "none",
+      created_at: new Date().toISOString(),
+      desired_state: "running",
+    })
+    .execute();
+  const config: AgentConfig = {
+    providers: { "openai-compatible": { baseURL: model.baseURL } },
+    models: [MODEL],
+    permissions: {},
+    experimental: { batch_tool: false, websearch: false },
+    webfetch: true,
+    websearch: { endpoint: "http://127.0.0.1:9/search" },
+    ...options.config,
+  };
+  const agent = new AgentService({
+    db,
+    config,
+    workspace: () => workspace.port,
+    workspaceInfo: async () => ({ egress: false }),
+    spillDir: path.join(dataDir, "tool-output"),
+    retryBaseMs: 10,
+    ...options.service,
+  });
+  await agent.init();
+  const watchers: AbortController[] = [];
+
+  const watch = (sessionId: string): EventLogView => {
+    const controller = new AbortController();
+    watchers.push(controller);
+    return collectEvents(agent.follow(sessionId, null, controller.signal));
+  };
+
+  return {
+    agent,
+    db,
+    model,
+    workspace,
+    workspaceId,
+    newSession: (agentName = "build") => agent.create({ workspaceId, agent: agentName }),
+    watch,
+    async run(sessionId, text) {
+      const view = watch(sessionId);
+      const { turnId } = await agent.prompt({ sessionId, text });
+      const end = await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
+      return (end as Extract<StoredSessionEvent, { type: "turn.finished" }>).turn;
+    },
+    async close() {
+      for (const w of watchers) w.abort();
+      await agent.close();
+      await model.close();
+      await workspace.close();
+      await db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

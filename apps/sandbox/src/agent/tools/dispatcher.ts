@@ -1,0 +1,186 @@
+import type { ApprovalRequest, ToolPart } from "@coder/protocol";
+import {
+  fail,
+  type PermissionRequest,
+  type SessionState,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+} from "@coder/tools";
+import { DaemonCallError, DaemonUnavailableError } from "../../daemon/daemon-connection";
+import { WorkspaceError } from "../../workspaces/workspace-service";
+import { newId } from "../ids";
+import { type ApprovalAnswer, RequestCancelled } from "../interaction/pending-requests";
+import { REPEAT_LIMIT } from "../loop/repeat-detector";
+import type { TurnState } from "../loop/turn-state";
+import { decide } from "../permissions/check";
+import { WORKSPACE_ROOT } from "../permissions/paths";
+import { agentServices } from "./agent-services";
+import { failureText, SERVICE_TOOLS, toolsConfig } from "./local-registry";
+import { loadTodos, saveTodos } from "./todos";
+
+export interface Outcome {
+  result: ToolResult;
+  /** The text the model reads. */
+  output: string;
+  /** The person rejected the call without a word: the turn stops here. */
+  endTurn?: boolean;
+}
+
+const failed = (code: Parameters<typeof fail>[0], message: string, hint?: string): Outcome => {
+  const result = fail(code, message, hint);
+  return { result, output: failureText(result) };
+};
+
+const aborted = () => failed("aborted", "the call was cancelled");
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Runs one tool call of the model: refuses what the agent may not use, asks the person where the
+ * rules say so (and when the same call repeats), then runs it in the service or in the workspace.
+ * The call's part follows along: waiting → running → completed/error.
+ */
+export async function dispatch(turn: TurnState, part: ToolPart): Promise<Outcome> {
+  const local = turn.deps.local;
+  if (!turn.offered.has(part.tool)) {
+    return failed(
+      "unknown_tool",
+      `the ${turn.agent} agent has no tool named "${part.tool}"`,
+      `use one of: ${[...turn.offered].join(", ")}`,
+    );
+  }
+  if (!isRecord(part.input))
+    return failed("invalid_args", `the arguments of ${part.tool} must be a JSON object`);
+  const args = part.input;
+
+  if (turn.repeats.record(part.tool, args) >= REPEAT_LIMIT) {
+    const gate = await authorize(turn, part, {
+      permission: "doom_loop",
+      patterns: [part.tool],
+      title: `${part.tool} was called ${REPEAT_LIMIT} times in a row with the same input; let the agent go on?`,
+    });
+    if (gate) return gate;
+    turn.repeats.reset();
+  }
+
+  const request = local.approvalRequest(part.tool, args) ?? {
+    permission: part.tool,
+    patterns: [],
+    title: part.tool,
+  };
+  part.title = request.title;
+  const gate = await authorize(turn, part, request);
+  if (gate) return gate;
+
+  part.state = "running";
+  void turn.message.update(part);
+  if (SERVICE_TOOLS.has(part.tool)) return runLocal(turn, part, args);
+  return runInWorkspace(turn, part, args);
+}
+
+/** Undefined when the call may go ahead; otherwise what the model is told instead. */
+async function authorize(
+  turn: TurnState,
+  part: ToolPart,
+  request: PermissionRequest,
+): Promise<Outcome | undefined> {
+  const decision = decide(turn.rules(), request);
+  if (decision.action === "allow") return undefined;
+  if (decision.action === "deny") {
+    return failed("permission_denied", decision.reason ?? `${request.permission} is not permitted`);
+  }
+  const approval: ApprovalRequest = {
+    id: newId("req"),
+    sessionId: turn.session.id,
+    callId: part.callId,
+    tool: part.tool,
+    permission: request.permission,
+    patterns: request.patterns,
+    title: request.title,
+    always: decision.always,
+  };
+  part.state = "waiting";
+  await turn.message.update(part, true);
+  await turn.root.recorder.emit({ type: "approval.asked", request: approval });
+  let answer: ApprovalAnswer;
+  try {
+    answer = await turn.deps.pending.approval(turn.root.sessionId, approval, turn.signal);
+  } catch (error) {
+    if (error instanceof RequestCancelled) return aborted();
+    throw error;
+  }
+  await turn.root.recorder.emit({ type: "approval.replied", requestId: approval.id, reply: answer.reply });
+  if (answer.reply === "always") await turn.grant(request.permission, decision.always);
+  if (answer.reply !== "reject") return undefined;
+  if (answer.message) {
+    return failed("rejected", `the person rejected this call and said: ${answer.message}`);
+  }
+  return { ...failed("rejected", "the person rejected this call and stopped the turn"), endTurn: true };
+}
+
+/** Shows a running call's progress (the latest state of each field) on its part. */
+function progressOf(turn: TurnState, part: ToolPart): (update: Record<string, unknown>) => void {
+  return (update) => {
+    part.progress = { ...part.progress, ...update };
+    void turn.message.update(part);
+  };
+}
+
+/** A tool of the service's own registry, with the runtime's services plugged in. */
+async function runLocal(turn: TurnState, part: ToolPart, args: Record<string, unknown>): Promise<Outcome> {
+  const tool = part.tool;
+  const session: SessionState = { id: turn.session.id, files: new Map(), todos: [] };
+  if (tool === "todoread" || tool === "todowrite")
+    session.todos = await loadTodos(turn.deps.db, turn.session.id);
+  const ctx: ToolContext = {
+    sessionId: turn.session.id,
+    messageId: turn.message.info.id,
+    callId: part.id,
+    agent: turn.agent,
+    workspaceRoot: WORKSPACE_ROOT,
+    abort: turn.signal,
+    metadata: progressOf(turn, part),
+    // Permissions were settled before the call; a tool asking again is refused.
+    ask: async (request) => {
+      throw new ToolError("permission_denied", `${request.title}: not permitted from inside ${tool}`);
+    },
+    session,
+    spillDir: turn.deps.spillDir,
+    config: toolsConfig(turn.deps.config),
+    services: agentServices(turn, part),
+  };
+  const execution = await turn.deps.local.execute(tool, args, ctx);
+  if (tool === "todowrite" && execution.result.ok) await saveTodos(turn, session.todos);
+  return execution;
+}
+
+async function runInWorkspace(
+  turn: TurnState,
+  part: ToolPart,
+  args: Record<string, unknown>,
+): Promise<Outcome> {
+  try {
+    return await turn.workspace.executeTool(
+      {
+        tool: part.tool,
+        args,
+        sessionId: turn.session.id,
+        callId: part.id,
+        agent: turn.agent,
+        messageId: turn.message.info.id,
+      },
+      progressOf(turn, part),
+      turn.signal,
+    );
+  } catch (error) {
+    if (turn.signal.aborted) return aborted();
+    if (error instanceof WorkspaceError)
+      return failed("unavailable", error.message, "ask the person to start the workspace");
+    if (error instanceof DaemonUnavailableError)
+      return failed("unavailable", error.message, "try again in a moment");
+    if (error instanceof DaemonCallError) return failed("io_error", error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+import { createDefaultRegistry, type Registry, type ToolResult, type ToolsConfig } from "@coder/tools";
+import type { AgentConfig } from "../config/agent-config";
+import { WORKSPACE_ROOT } from "../permissions/paths";
+
+/**
+ * Tools the service runs itself, through its own registry of @coder/tools (same validation and
+ * formatting as in the workspace): they need the runtime or a person, or keep their state in the
+ * service's database. Everything else runs in the workspace's daemon.
+ */
+export const SERVICE_TOOLS = new Set([
+  "todoread",
+  "todowrite",
+  "task",
+  "question",
+  "plan_exit",
+  "webfetch",
+  "websearch",
+  "batch",
+]);
+
+export function toolsConfig(config: AgentConfig): ToolsConfig {
+  return { workspaceRoot: WORKSPACE_ROOT, experimental: config.experimental };
+}
+
+/** The service's registry: runs the service's tools and says which permission any call needs. */
+export function createLocalRegistry(config: AgentConfig): Registry {
+  return createDefaultRegistry(toolsConfig(config));
+}
+
+/** How a failure reads for the model (the same shape as the tools' own errors). */
+export function failureText(result: ToolResult): string {
+  const error = result.error;
+  if (!error) return "Error: the call failed";
+  return error.hint
+    ? `Error (${error.code}): ${error.message}\nHint: ${error.hint}`
+    : `Error (${error.code}): ${error.message}`;
+}

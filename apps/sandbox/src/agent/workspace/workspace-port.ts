@@ -1,0 +1,67 @@
+import type { ToolDefinition, ToolsExecuteResult } from "@coder/protocol";
+import {
+  DaemonCallError,
+  type DaemonConnection,
+  DaemonUnavailableError,
+} from "../../daemon/daemon-connection";
+import type { WorkspaceService } from "../../workspaces/workspace-service";
+
+export interface DaemonToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+  sessionId: string;
+  /** Unique across the service: progress notifications are routed by it. */
+  callId: string;
+  agent: string;
+  messageId: string;
+}
+
+/** What the agent runtime needs from a workspace: its tools, and reading a file for the prompt. */
+export interface WorkspacePort {
+  listTools(filter: { agent: string; model: string }): Promise<ToolDefinition[]>;
+  executeTool(
+    call: DaemonToolCall,
+    onProgress: (update: Record<string, unknown>) => void,
+    signal: AbortSignal,
+  ): Promise<ToolsExecuteResult>;
+  /** A text file's content, or undefined when it is missing, binary or too large. */
+  readText(path: string, maxBytes: number): Promise<string | undefined>;
+}
+
+/**
+ * The workspace's daemon, reached through the workspace service. Calls go straight to the daemon
+ * (asking the engine whether the container runs would cost more than the call); when it cannot
+ * be reached, the workspace's state explains why (stopped, missing).
+ */
+export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: string): WorkspacePort {
+  const call = async <T>(run: (daemon: DaemonConnection) => Promise<T>): Promise<T> => {
+    try {
+      return await run(workspaces.daemon(workspaceId));
+    } catch (error) {
+      if (error instanceof DaemonUnavailableError) await workspaces.runningDaemon(workspaceId);
+      throw error;
+    }
+  };
+  return {
+    listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
+    executeTool: (request, onProgress, signal) =>
+      call(async (daemon) => {
+        const stop = workspaces.onToolProgress(request.callId, onProgress);
+        try {
+          return await daemon.request("tools.execute", request, signal);
+        } finally {
+          stop();
+        }
+      }),
+    readText: (path, maxBytes) =>
+      call(async (daemon) => {
+        try {
+          const file = await daemon.request("fs.read", { path, maxBytes });
+          return file.kind === "text" ? file.content : undefined;
+        } catch (error) {
+          if (error instanceof DaemonCallError && error.kind !== "internal") return undefined;
+          throw error;
+        }
+      }),
+  };
+}

@@ -1,0 +1,49 @@
+import {
+  answerInput,
+  createSessionInput,
+  listSessionsInput,
+  promptInput,
+  respondInput,
+  sessionEventsInput,
+  sessionRef,
+  updateSessionInput,
+} from "@coder/protocol";
+import { tracked } from "@trpc/server";
+import { authedProcedure, router } from "../init";
+
+/** Agent sessions: conversations, prompts, approvals and questions, and their live events. */
+export const sessionRouter = router({
+  list: authedProcedure.input(listSessionsInput).query(({ ctx, input }) => ctx.agent.list(input.workspaceId)),
+  create: authedProcedure.input(createSessionInput).mutation(({ ctx, input }) => ctx.agent.create(input)),
+  /** The session with its messages and parts, todos, running turn, waiting requests and last event id. */
+  get: authedProcedure.input(sessionRef).query(({ ctx, input }) => ctx.agent.get(input.sessionId)),
+  update: authedProcedure.input(updateSessionInput).mutation(({ ctx, input }) => ctx.agent.update(input)),
+  delete: authedProcedure.input(sessionRef).mutation(async ({ ctx, input }) => {
+    await ctx.agent.delete(input.sessionId);
+    return { ok: true as const };
+  }),
+  /** Commits the prompt and starts the turn; returns at once (follow `events` for the answer). */
+  prompt: authedProcedure.input(promptInput).mutation(({ ctx, input }) => ctx.agent.prompt(input)),
+  abort: authedProcedure.input(sessionRef).mutation(({ ctx, input }) => ctx.agent.abort(input.sessionId)),
+  /** Replies to an approval: once, always (for this session), or reject (with a message for the agent). */
+  respond: authedProcedure.input(respondInput).mutation(({ ctx, input }) => {
+    ctx.agent.respond(input);
+    return { ok: true as const };
+  }),
+  answer: authedProcedure.input(answerInput).mutation(({ ctx, input }) => {
+    ctx.agent.answer(input);
+    return { ok: true as const };
+  }),
+  /** Every event of the session after `lastEventId` (from the database), then live; ids are tracked. */
+  events: authedProcedure.input(sessionEventsInput).subscription(async function* ({ ctx, input, signal }) {
+    const stop = signal ?? new AbortController().signal;
+    for await (const event of ctx.agent.follow(input.sessionId, input.lastEventId, stop)) {
+      yield tracked(String(event.id), event);
+    }
+  }),
+});
+
+export const modelsRouter = router({
+  /** The configured models; empty with a `setupHint` when none is. */
+  list: authedProcedure.query(({ ctx }) => ctx.agent.listModels()),
+});
