@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
 // Three projects: fast unit tests, integration tests against the real Docker engine, and the
@@ -7,9 +8,11 @@ import { defineConfig } from "vitest/config";
 const textFiles = {
   name: "text-files",
   enforce: "pre" as const,
-  transform(code: string, id: string) {
-    if (/\.(txt|md)$/.test(id)) return { code: `export default ${JSON.stringify(code)};`, map: null };
-    return undefined;
+  // `load`, not `transform`: by transform time Vite has already turned the file into an asset URL.
+  load(id: string) {
+    const file = id.split("?")[0] ?? id;
+    if (!/\.(txt|md)$/.test(file)) return undefined;
+    return { code: `export default ${JSON.stringify(readFileSync(file, "utf8"))};`, map: null };
   },
 };
 

@@ -12,6 +12,8 @@ const modules = [
   "apps/sandbox/bench/spine.bench.ts",
   "packages/tools/bench/tools.bench.ts",
   "packages/tools/bench/edit.bench.ts",
+  "apps/sandbox/bench/lsp.bench.ts",
+  "apps/sandbox/bench/agent.bench.ts",
 ];
 const only = process.argv.slice(2);
 

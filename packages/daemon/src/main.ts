@@ -2,7 +2,7 @@
 // service through `docker exec -i`. It speaks JSON-RPC on stdin/stdout and exits when stdin ends.
 import { Console } from "node:console";
 import path from "node:path";
-import { createDefaultRegistry } from "@coder/tools";
+import { checkServers, createDefaultRegistry, stopLspServers } from "@coder/tools";
 import { parseDaemonArgs, USAGE, UsageError } from "./args";
 import { createDaemonServer } from "./server";
 
@@ -36,7 +36,10 @@ async function main(): Promise<number> {
     log,
   });
   log(`serving ${server.root} (pid ${process.pid})`);
+  // Once per start, without blocking: a missing language server is one log line, not a failure.
+  void checkServers(log, toolsConfig).catch((error: Error) => log(`[LSP] ${error.message}`));
   await server.closed;
+  await stopLspServers();
   return 0;
 }
 
