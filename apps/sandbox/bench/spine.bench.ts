@@ -45,7 +45,7 @@ export async function run(): Promise<BenchResult[]> {
     const [workspace] = await t.api.workspace.list.query();
     if (!workspace) throw new Error("no workspace");
     const id = workspace.id;
-    await t.api.files.write.mutate({ workspaceId: id, path: "bench.txt", content: "x".repeat(4095) + "\n" });
+    await t.api.files.write.mutate({ workspaceId: id, path: "bench.txt", content: `${"x".repeat(4095)}\n` });
     const daemon = t.service.workspaces.daemon(id);
     const docker = new Docker();
     const container = `coder-${t.instance}-${id}`;

@@ -14,7 +14,10 @@ function send(body: string): void {
 }
 
 async function nextReply(): Promise<ResponseMessage> {
-  while (replies.length === 0) await new Promise<void>((resolve) => (waiting = resolve));
+  while (replies.length === 0)
+    await new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
   return replies.shift() as ResponseMessage;
 }
 

@@ -27,7 +27,9 @@ export function connectToProcess(command: string, args: string[]) {
   if (!stdin || !stdout || !stderr) throw new Error("the daemon has no stdio");
   // Drained so a chatty daemon never blocks on a full pipe; kept for failure messages.
   let log = "";
-  stderr.on("data", (chunk) => (log += String(chunk)));
+  stderr.on("data", (chunk) => {
+    log += String(chunk);
+  });
   const client = createMessageConnection(new StreamMessageReader(stdout), new StreamMessageWriter(stdin));
   client.listen();
   /** What the service does when it goes away: its end of the pipe closes. */

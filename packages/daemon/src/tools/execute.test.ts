@@ -76,7 +76,9 @@ describe("tools.execute", () => {
 
   it("aborts the tool when the client cancels the request", async () => {
     let started = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const { runner } = runnerFor(
       (ctx) =>
         new Promise((resolve) => {

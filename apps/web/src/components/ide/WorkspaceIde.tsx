@@ -72,7 +72,7 @@ function NotRunning({ workspace, withIde }: { workspace: Workspace; withIde: boo
     ? "Waiting for the workspace…"
     : `The workspace is ${workspace.status}: files and terminals are unavailable.`;
   return (
-    <div className={withIde ? styles.banner : styles.message} role="status">
+    <output className={withIde ? styles.banner : styles.message}>
       {busy && <span className="spinner" />}
       <span>{text}</span>
       {problem && <span className={styles.detail}>{problem}</span>}
@@ -86,6 +86,6 @@ function NotRunning({ workspace, withIde }: { workspace: Workspace; withIde: boo
           Start
         </button>
       )}
-    </div>
+    </output>
   );
 }

@@ -91,15 +91,15 @@ export function TerminalView({
     >
       <div ref={hostRef} className={styles.xterm} />
       {status.state === "reconnecting" && (
-        <div className={styles.overlay} role="status">
+        <output className={styles.overlay}>
           <span className="spinner" /> Reconnecting…
           {status.problem && <span className={styles.problem}>{status.problem}</span>}
-        </div>
+        </output>
       )}
       {status.state === "connecting" && (
-        <div className={styles.overlay} role="status">
+        <output className={styles.overlay}>
           <span className="spinner" /> Connecting…
-        </div>
+        </output>
       )}
     </div>
   );

@@ -27,11 +27,11 @@ const noToasts: readonly Toast[] = [];
 function ToastList({ store }: { store: ToastStore }) {
   const toasts = useSyncExternalStore(store.subscribe, store.snapshot, () => noToasts);
   return (
-    <div className={styles.list} role="status" aria-live="polite">
+    <output className={styles.list} aria-live="polite">
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} store={store} />
       ))}
-    </div>
+    </output>
   );
 }
 
