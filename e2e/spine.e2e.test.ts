@@ -51,7 +51,8 @@ describe("the IDE in Chromium", () => {
     await expect.poll(() => editor.innerText(), { timeout: 15_000 }).toContain("hello");
     await editor.click();
     await page.keyboard.press("ControlOrMeta+a");
-    await page.keyboard.type("changed in the editor");
+    // Ends with a newline, as files do; otherwise the shell's prompt redraw hides the last line.
+    await page.keyboard.type("changed in the editor\n");
     const tab = page.locator('[data-testid=editor-tab][data-path="a.txt"]');
     await expect.poll(() => tab.getAttribute("data-dirty")).toBe("true");
     await page.keyboard.press("ControlOrMeta+s");
