@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -11,38 +12,43 @@ const IMAGE = process.env.CODER_IMAGE ?? "coder-workspace:latest";
 let dir: string;
 let bundle: string;
 
+let container: string;
+
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "coder-daemon-docker-"));
   bundle = await bundleDaemonInto(dir);
   await chmod(dir, 0o755);
   await chmod(bundle, 0o644);
+  const run = spawnSync(
+    "docker",
+    [
+      ...["run", "-d", "--rm", "--network", "none", "--read-only", "--tmpfs", "/tmp"],
+      ...["--tmpfs", "/workspace:uid=1000,gid=1000", "-v", `${bundle}:/opt/coder/daemon.mjs:ro`],
+      ...[IMAGE, "sleep", "infinity"],
+    ],
+    { encoding: "utf8" },
+  );
+  if (run.status !== 0) throw new Error(`docker run failed: ${run.stderr}`);
+  container = run.stdout.trim();
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  if (container) spawnSync("docker", ["rm", "-f", container]);
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe("the daemon in a workspace container", () => {
   it("serves files, watches them and runs tools on the image's Node, and ends with its stdin", async () => {
+    // Reached as the service reaches it: `docker exec -i` into a running container.
     const { client, hangUp } = connectToProcess("docker", [
-      ...[
-        "run",
-        "-i",
-        "--rm",
-        "--network",
-        "none",
-        "--read-only",
-        "--tmpfs",
-        "/tmp",
-        "--tmpfs",
-        "/workspace:uid=1000,gid=1000",
-      ],
-      ...[
-        "-v",
-        `${bundle}:/opt/coder/daemon.mjs:ro`,
-        IMAGE,
-        "node",
-        "/opt/coder/daemon.mjs",
-        "--root",
-        "/workspace",
-      ],
+      "exec",
+      "-i",
+      "-u",
+      "coder",
+      container,
+      "node",
+      "/opt/coder/daemon.mjs",
+      "--root",
+      "/workspace",
     ]);
     const changes: string[] = [];
     const added = new Promise<void>((resolve) =>
