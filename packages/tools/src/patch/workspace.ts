@@ -1,5 +1,6 @@
 import { type DecodedText, decodeText, encodeText } from "../edit/line-endings";
-import type { FileWrite, PatchSource } from "./types";
+import { ToolError } from "../framework/types";
+import type { FileWrite, PatchSource, PlannedChange } from "./types";
 
 /** A file of the patch as located in the workspace. */
 export interface PatchFile {
@@ -42,6 +43,38 @@ export class PatchWorkspace {
     const entry = this.entries.get(file.absolute);
     if (!entry) throw new Error(`patch workspace: ${file.display} was set before it was read`);
     entry.current = text;
+  }
+
+  /**
+   * Records `file`'s new text at `target`: in place (modified) or moved there (renamed), refusing
+   * to overwrite an existing file. Both patch formats end an update this way.
+   */
+  async place(
+    file: PatchFile,
+    target: PatchFile,
+    updated: DecodedText,
+    counts: { additions: number; deletions: number },
+    verb: "move" | "rename",
+  ): Promise<PlannedChange> {
+    if (target.absolute === file.absolute) {
+      this.set(file, updated);
+      return { path: file.display, operation: "modified", content: this.encoded(file), ...counts };
+    }
+    if ((await this.get(target)) !== null) {
+      throw new ToolError(
+        "conflict",
+        `cannot ${verb} ${file.display} to ${target.display}: ${target.display} already exists`,
+      );
+    }
+    this.set(file, null);
+    this.set(target, updated);
+    return {
+      path: file.display,
+      operation: "renamed",
+      newPath: target.display,
+      content: this.encoded(target),
+      ...counts,
+    };
   }
 
   /** The file's current text as it would be written: its own line endings and BOM. */

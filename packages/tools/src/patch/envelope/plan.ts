@@ -63,23 +63,5 @@ async function planOperation(
   const updated = { ...current, text: applyChunks(current.text, operation.chunks, file.display) };
   const counts = countOps(operation.chunks.flatMap((c) => c.lines));
   const target = operation.moveTo === undefined ? file : await workspace.locate(operation.moveTo);
-  if (target.absolute === file.absolute) {
-    workspace.set(file, updated);
-    return { path: file.display, operation: "modified", content: workspace.encoded(file), ...counts };
-  }
-  if ((await workspace.get(target)) !== null) {
-    throw new ToolError(
-      "conflict",
-      `cannot move ${file.display} to ${target.display}: ${target.display} already exists`,
-    );
-  }
-  workspace.set(file, null);
-  workspace.set(target, updated);
-  return {
-    path: file.display,
-    operation: "renamed",
-    newPath: target.display,
-    content: workspace.encoded(target),
-    ...counts,
-  };
+  return workspace.place(file, target, updated, counts, "move");
 }

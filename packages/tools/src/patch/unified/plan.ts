@@ -73,24 +73,7 @@ async function planFile(diff: FileDiff, workspace: PatchWorkspace): Promise<Plan
 
   const target = diff.renamed ? await workspace.locate(diff.newPath) : file;
   const updated = { ...current, text };
-  if (target.absolute === file.absolute) {
-    if (diff.hunks.length === 0) return undefined; // a mode change: nothing to do to the text
-    workspace.set(file, updated);
-    return { path: file.display, operation: "modified", content: workspace.encoded(file), ...counts };
-  }
-  if ((await workspace.get(target)) !== null) {
-    throw new ToolError(
-      "conflict",
-      `cannot rename ${file.display} to ${target.display}: ${target.display} already exists`,
-    );
-  }
-  workspace.set(file, null);
-  workspace.set(target, updated);
-  return {
-    path: file.display,
-    operation: "renamed",
-    newPath: target.display,
-    content: workspace.encoded(target),
-    ...counts,
-  };
+  // A mode change alone leaves the text as it is.
+  if (target.absolute === file.absolute && diff.hunks.length === 0) return undefined;
+  return workspace.place(file, target, updated, counts, "rename");
 }
