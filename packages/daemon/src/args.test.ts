@@ -18,6 +18,10 @@ describe("the daemon's command line", () => {
     expect(args).toEqual({ root: "/workspace", spillDir: "/tmp/out", toolsConfig: { ripgrep: false } });
   });
 
+  it("takes another snapshot store", () => {
+    expect(parseDaemonArgs(["--snapshot-dir", "/tmp/snaps.git"], "/").snapshotDir).toBe("/tmp/snaps.git");
+  });
+
   it("refuses unknown options, stray arguments and a config that is not a JSON object", () => {
     for (const argv of [["--nope"], ["extra"], ["--config", "{oops"], ["--config", "[1]"], ["--root"]]) {
       expect(() => parseDaemonArgs(argv, "/"), argv.join(" ")).toThrow(UsageError);

@@ -4,13 +4,14 @@ import type { ToolsConfig } from "@coder/tools";
 export interface DaemonArgs {
   root: string;
   spillDir: string;
+  snapshotDir?: string;
   toolsConfig: ToolsConfig;
 }
 
 /** Thrown for a command line the daemon cannot run with; main prints it and exits with 2. */
 export class UsageError extends Error {}
 
-export const USAGE = "usage: daemon.mjs [--root DIR] [--spill-dir DIR] [--config JSON]";
+export const USAGE = "usage: daemon.mjs [--root DIR] [--spill-dir DIR] [--snapshot-dir DIR] [--config JSON]";
 
 function parseConfig(json: string | undefined): ToolsConfig {
   if (json === undefined) return {};
@@ -28,13 +29,14 @@ function parseConfig(json: string | undefined): ToolsConfig {
 
 /** Reads the daemon's command line; `cwd` is the default root. */
 export function parseDaemonArgs(argv: string[], cwd: string): DaemonArgs {
-  let values: { root?: string; "spill-dir"?: string; config?: string };
+  let values: { root?: string; "spill-dir"?: string; "snapshot-dir"?: string; config?: string };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         root: { type: "string" },
         "spill-dir": { type: "string" },
+        "snapshot-dir": { type: "string" },
         config: { type: "string" },
       },
       strict: true,
@@ -46,6 +48,7 @@ export function parseDaemonArgs(argv: string[], cwd: string): DaemonArgs {
   return {
     root: values.root ?? cwd,
     spillDir: values["spill-dir"] ?? "/tmp/coder-tool-output",
+    ...(values["snapshot-dir"] ? { snapshotDir: values["snapshot-dir"] } : {}),
     toolsConfig: parseConfig(values.config),
   };
 }

@@ -32,6 +32,7 @@ async function main(): Promise<number> {
     output: process.stdout,
     runner: createDefaultRegistry(toolsConfig),
     spillDir: args.spillDir,
+    ...(args.snapshotDir ? { snapshotDir: args.snapshotDir } : {}),
     toolsConfig,
     log,
   });

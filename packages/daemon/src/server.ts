@@ -6,6 +6,7 @@ import { z } from "zod";
 import { fileMethods } from "./files";
 import { Dispatcher, defineMethod, type RpcMethod } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
+import { DEFAULT_SNAPSHOT_DIR, snapshotMethods } from "./snapshot";
 import { type ToolRunner, toolMethods } from "./tools";
 import { ChangeBatcher } from "./watch/batcher";
 import { watchWorkspace } from "./watch/watcher";
@@ -20,6 +21,8 @@ export interface DaemonServerOptions {
   /** Where tools spill outputs that were cut for the model; outside the workspace. */
   spillDir?: string;
   toolsConfig?: ToolsConfig;
+  /** The snapshot store (a git directory outside the workspace); default DEFAULT_SNAPSHOT_DIR. */
+  snapshotDir?: string;
   /** Report file changes as fs.changed (default true). */
   watch?: boolean;
   /** Diagnostics; never stdout, which carries the protocol. */
@@ -65,6 +68,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       },
     }),
     ...fileMethods(root),
+    ...snapshotMethods(root, options.snapshotDir ?? DEFAULT_SNAPSHOT_DIR),
     ...toolMethods({
       root,
       runner: options.runner,

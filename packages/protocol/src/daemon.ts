@@ -1,4 +1,5 @@
 import type { FileChange, ReadResult, TreeResult, WriteResult } from "./files";
+import type { TurnDiff } from "./session";
 import type { ToolDefinition, ToolResult } from "./tools";
 
 /**
@@ -42,6 +43,21 @@ export interface DaemonRequests {
   "tools.execute": {
     params: { tool: string; args: Record<string, unknown>; sessionId: string; callId: string };
     result: { result: ToolResult; output: string };
+  };
+  /**
+   * Records the workspace's files (minus .gitignore'd ones, .git and files over 2 MB) outside the
+   * workspace; the id is the snapshot's tree hash.
+   */
+  "snapshot.take": { params: Record<string, never>; result: { id: string } };
+  /** What changed from snapshot `from` to `to` (the current files when `to` is omitted). */
+  "snapshot.diff": { params: { from: string; to?: string }; result: TurnDiff };
+  /**
+   * Makes the files that differ between `from` and `to` (only those under `paths`, when given)
+   * look as in `from`; nothing else is touched.
+   */
+  "snapshot.restore": {
+    params: { from: string; to: string; paths?: string[] };
+    result: { restored: string[]; removed: string[] };
   };
 }
 

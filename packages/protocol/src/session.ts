@@ -57,6 +57,10 @@ export type Session = z.infer<typeof session>;
 export const turnStatus = z.enum(["running", "done", "aborted", "rejected", "interrupted", "error"]);
 export type TurnStatus = z.infer<typeof turnStatus>;
 
+/** What a turn did to the workspace's files (from its before/after snapshots). */
+export const turnChanges = z.enum(["none", "changed", "reverted"]);
+export type TurnChanges = z.infer<typeof turnChanges>;
+
 /** One prompt and everything the agent did for it. */
 export const turn = z.object({
   id: entityId,
@@ -70,6 +74,33 @@ export const turn = z.object({
   endedAt: z.string().nullable(),
 });
 export type Turn = z.infer<typeof turn>;
+
+/** A turn in the session's list: whether it changed files, and whether those changes are reverted. */
+export const turnSummary = turn.extend({
+  /** The files differed after the turn from before its first file-changing call (it can be reverted). */
+  changedFiles: z.boolean(),
+  reverted: z.boolean(),
+});
+export type TurnSummary = z.infer<typeof turnSummary>;
+
+/** One file in a diff between two snapshots; additions/deletions are 0 for a binary file. */
+export const changedFile = z.object({
+  path: z.string(),
+  status: z.enum(["added", "modified", "deleted"]),
+  additions: z.number().int(),
+  deletions: z.number().int(),
+  binary: z.boolean(),
+});
+export type ChangedFile = z.infer<typeof changedFile>;
+
+/** `session.turnDiff`: what a turn changed, as a file list and a unified diff. */
+export const turnDiff = z.object({
+  files: z.array(changedFile),
+  patch: z.string(),
+  /** The patch was cut (too large to send); the file list is complete. */
+  truncated: z.boolean(),
+});
+export type TurnDiff = z.infer<typeof turnDiff>;
 
 export const messageInfo = z.object({
   id: entityId,
@@ -214,6 +245,22 @@ export const sessionEvent = z.discriminatedUnion("type", [
     answers: z.array(z.array(z.string())).nullable(),
   }),
   z.object({ type: z.literal("todos.updated"), todos: z.array(todoItem) }),
+  /** A turn's file changes were recorded, reverted or restored again. */
+  z.object({
+    type: z.literal("turn.changes"),
+    turnId: entityId,
+    changedFiles: z.boolean(),
+    reverted: z.boolean(),
+  }),
+  /** Auto-verify ran the workspace's check command after a turn (`attempt` counts from 1). */
+  z.object({
+    type: z.literal("verify.finished"),
+    turnId: entityId,
+    attempt: z.number().int(),
+    command: z.string(),
+    passed: z.boolean(),
+    output: z.string(),
+  }),
 ]);
 export type SessionEvent = z.infer<typeof sessionEvent>;
 
@@ -227,6 +274,8 @@ export const sessionDetail = z.object({
   todos: z.array(todoItem),
   /** The running turn, if any. */
   turn: turn.nullable(),
+  /** Every turn of the session, oldest first, with its file-change state. */
+  turns: z.array(turnSummary),
   pending: z.object({ approvals: z.array(approvalRequest), questions: z.array(questionRequest) }),
   /** The id of the last event included here; pass it to `session.events`. */
   lastEventId: z.string().nullable(),
@@ -287,6 +336,9 @@ export const respondInput = z.object({
   message: z.string().trim().max(10_000).optional(),
 });
 export type RespondInput = z.infer<typeof respondInput>;
+
+export const turnRef = z.object({ sessionId, turnId: entityId });
+export type TurnRef = z.infer<typeof turnRef>;
 
 export const answerInput = z.object({
   sessionId,

@@ -7,6 +7,8 @@ import type {
   Session,
   SessionDetail,
   StoredSessionEvent,
+  TurnDiff,
+  TurnRef,
   UpdateSessionInput,
 } from "@coder/protocol";
 import type { Db } from "../db/database";
@@ -15,13 +17,16 @@ import { AgentError } from "./errors";
 import { EventLog } from "./events/event-log";
 import { SessionRecorder } from "./events/recorder";
 import { PendingRequests } from "./interaction/pending-requests";
-import { INTERRUPTED, runTurn, SERVICE_STOPPING } from "./loop/turn";
+import { INTERRUPTED, SERVICE_STOPPING } from "./loop/turn";
 import { startTurn } from "./loop/turn-start";
 import type { RuntimeDeps } from "./loop/turn-state";
 import { ModelCatalog, ModelConfigError } from "./models/catalog";
+import { type RevertResult, TurnChanges } from "./snapshots/turn-revert";
+import { turnSummaries } from "./snapshots/turn-summaries";
 import { SessionStore } from "./store/session-store";
 import { createLocalRegistry } from "./tools/local-registry";
 import { loadTodos } from "./tools/todos";
+import { runVerifiedTurns } from "./verify/verified-turns";
 import type { AddressPolicy } from "./web/address-policy";
 import type { DnsLookup } from "./web/guarded-lookup";
 import type { WorkspacePort } from "./workspace/workspace-port";
@@ -60,6 +65,9 @@ export class AgentService {
   private readonly models: ModelCatalog;
   private readonly deps: RuntimeDeps;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly turnChanges: TurnChanges;
+  /** Sessions whose files are being reverted (or restored) right now. */
+  private readonly reverting = new Set<string>();
 
   constructor(private readonly options: AgentServiceOptions) {
     const log = options.log ?? (() => {});
@@ -79,6 +87,11 @@ export class AgentService {
       ...(options.web ? { web: options.web } : {}),
       logLine: log,
     };
+    this.turnChanges = new TurnChanges(
+      options.db,
+      this.events,
+      async (sessionId) => options.workspace((await this.store.get(sessionId)).workspaceId).snapshots,
+    );
   }
 
   /** Marks the turns a killed service left running as interrupted, with their unfinished calls. */
@@ -152,6 +165,7 @@ export class AgentService {
         messages: await store.messages(sessionId),
         todos: await loadTodos(trx, sessionId),
         turn: await store.runningTurn(sessionId),
+        turns: await turnSummaries(trx, sessionId),
       };
     });
     return {
@@ -193,6 +207,7 @@ export class AgentService {
     if (this.running.has(session.id)) {
       throw new AgentError("busy", "the agent is still working on the last prompt; wait for it or abort it");
     }
+    if (this.reverting.has(session.id)) throw new AgentError("busy", "a turn is being reverted; try again");
     // Claimed before any await, so two prompts at once cannot both start a turn.
     const controller = new AbortController();
     let release: () => void = () => {};
@@ -224,7 +239,7 @@ export class AgentService {
         this.store.grants(session.id),
       ]);
       const { message, turn } = await startTurn(recorder, session, input.text);
-      void runTurn({
+      void runVerifiedTurns({
         deps: this.deps,
         store: this.store,
         session,
@@ -241,6 +256,42 @@ export class AgentService {
     } catch (error) {
       finished();
       throw error;
+    }
+  }
+
+  /** Resolves once the session's prompt is fully handled: its turns and their checks. */
+  async idle(sessionId: string): Promise<void> {
+    await this.running.get(sessionId)?.done;
+  }
+
+  /** What a turn changed in the workspace's files (empty when it changed none). */
+  async turnDiff(ref: TurnRef): Promise<TurnDiff> {
+    await this.store.get(ref.sessionId);
+    return this.turnChanges.diff(ref);
+  }
+
+  /** Puts the files a turn changed back as they were before it. */
+  revertTurn(ref: TurnRef): Promise<RevertResult> {
+    return this.changeFiles(ref, () => this.turnChanges.revert(ref));
+  }
+
+  /** Brings a reverted turn's changes back. */
+  undoRevert(ref: TurnRef): Promise<RevertResult> {
+    return this.changeFiles(ref, () => this.turnChanges.undoRevert(ref));
+  }
+
+  /** One revert at a time per session, and none while the agent works on its files. */
+  private async changeFiles(ref: TurnRef, run: () => Promise<RevertResult>): Promise<RevertResult> {
+    await this.store.get(ref.sessionId);
+    if (this.running.has(ref.sessionId)) {
+      throw new AgentError("busy", "the agent is working; revert when the turn is over (or abort it)");
+    }
+    if (this.reverting.has(ref.sessionId)) throw new AgentError("busy", "a revert is already running");
+    this.reverting.add(ref.sessionId);
+    try {
+      return await run();
+    } finally {
+      this.reverting.delete(ref.sessionId);
     }
   }
 

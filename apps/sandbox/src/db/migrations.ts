@@ -115,6 +115,23 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0003_snapshots": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("turn_snapshots")
+        .addColumn("turn_id", "text", (c) => c.primaryKey().references("turns.id").onDelete("cascade"))
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
+        .addColumn("before_id", "text", (c) => c.notNull())
+        .addColumn("after_id", "text", (c) => c.notNull())
+        .addColumn("reverted", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex("turn_snapshots_session")
+        .on("turn_snapshots")
+        .columns(["session_id"])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

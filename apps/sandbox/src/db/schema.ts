@@ -101,6 +101,19 @@ export interface PermissionGrantTable {
   created_at: string;
 }
 
+/**
+ * The workspace snapshots around a turn that ran a file-changing tool (migration 0003_snapshots):
+ * taken before its first such call and when it ended. Ids are the daemon's snapshot ids.
+ */
+export interface TurnSnapshotTable {
+  turn_id: string;
+  session_id: string;
+  before_id: string;
+  after_id: string;
+  /** 1 while the turn's changes are reverted. */
+  reverted: number;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -113,4 +126,5 @@ export interface Database {
   session_events: SessionEventTable;
   todos: TodoTable;
   permission_grants: PermissionGrantTable;
+  turn_snapshots: TurnSnapshotTable;
 }

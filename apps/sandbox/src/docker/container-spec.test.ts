@@ -23,6 +23,13 @@ describe("workspace container spec", () => {
     expect(JSON.stringify(spec)).not.toContain("docker.sock");
   });
 
+  it("keeps the daemon's snapshots on a volume of their own, outside the workspace", () => {
+    expect(host.Mounts?.map((m) => [m.Source, m.Target])).toEqual([
+      ["coder-t-abcdefabcdef-workspace", "/workspace"],
+      ["coder-t-abcdefabcdef-state", "/var/lib/coder"],
+    ]);
+  });
+
   it("is limited in pids, memory (no extra swap) and CPU, with an init process", () => {
     expect(host.PidsLimit).toBe(256);
     expect(host.Memory).toBe(1 << 30);

@@ -23,11 +23,24 @@ export function volumeName(instance: string, id: string): string {
   return `coder-${instance}-${id}-workspace`;
 }
 
+/** The volume of the daemon's snapshot store: apart from the workspace, so its files never show. */
+export function stateVolumeName(instance: string, id: string): string {
+  return `coder-${instance}-${id}-state`;
+}
+
+/** Where the state volume is mounted (the daemon keeps snapshots under it). */
+export const STATE_DIR = "/var/lib/coder";
+
+/** Every volume of a workspace, in the order they are created. */
+export function volumeNames(instance: string, id: string): string[] {
+  return [volumeName(instance, id), stateVolumeName(instance, id)];
+}
+
 /**
  * The create options of every workspace container. Untrusted code runs here, so the defaults take
  * everything away that the workspace does not need: root, capabilities, privilege escalation, a
  * writable root filesystem, the network (unless the owner turned egress on), host mounts and the
- * Docker socket. Only the workspace volume and two tmpfs folders are writable.
+ * Docker socket. Only the workspace and state volumes and two tmpfs folders are writable.
  */
 export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): ContainerCreateOptions {
   return {
@@ -57,7 +70,10 @@ export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): Cont
         "/tmp": "rw,nosuid,nodev,size=512m,mode=1777",
         "/home/coder": `rw,nosuid,nodev,size=256m,uid=${WORKSPACE_UID},gid=${WORKSPACE_UID},mode=0755`,
       },
-      Mounts: [{ Type: "volume", Source: volumeName(opts.instance, spec.id), Target: "/workspace" }],
+      Mounts: [
+        { Type: "volume", Source: volumeName(opts.instance, spec.id), Target: "/workspace" },
+        { Type: "volume", Source: stateVolumeName(opts.instance, spec.id), Target: STATE_DIR },
+      ],
       Binds: [],
       PidsLimit: opts.pidsLimit,
       Memory: opts.memoryBytes,

@@ -7,7 +7,7 @@ import {
   LABEL_INSTANCE,
   LABEL_MANAGED,
   LABEL_WORKSPACE,
-  volumeName,
+  volumeNames,
 } from "./container-spec";
 import type {
   AttachedProcess,
@@ -40,10 +40,12 @@ export class DockerDriver implements WorkspaceDriver {
   }
 
   async create(spec: WorkspaceSpec): Promise<void> {
-    await this.docker.createVolume({
-      Name: volumeName(this.opts.instance, spec.id),
-      Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.opts.instance, [LABEL_WORKSPACE]: spec.id },
-    });
+    for (const name of volumeNames(this.opts.instance, spec.id)) {
+      await this.docker.createVolume({
+        Name: name,
+        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.opts.instance, [LABEL_WORKSPACE]: spec.id },
+      });
+    }
     await this.docker.createContainer(containerSpec(spec, this.opts));
   }
 
@@ -70,10 +72,12 @@ export class DockerDriver implements WorkspaceDriver {
     } catch (err) {
       if (statusCode(err) !== 404) throw err;
     }
-    try {
-      await this.docker.getVolume(volumeName(this.opts.instance, id)).remove();
-    } catch (err) {
-      if (statusCode(err) !== 404) throw err;
+    for (const name of volumeNames(this.opts.instance, id)) {
+      try {
+        await this.docker.getVolume(name).remove();
+      } catch (err) {
+        if (statusCode(err) !== 404) throw err;
+      }
     }
   }
 

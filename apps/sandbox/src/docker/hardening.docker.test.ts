@@ -53,6 +53,7 @@ describe("a workspace container, as created by the service", () => {
     expect(mounts.out).not.toMatch(/docker\.sock/);
     const allowed = [
       "/workspace",
+      "/var/lib/coder",
       "/tmp",
       "/home/coder",
       "/dev",

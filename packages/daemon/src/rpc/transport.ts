@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { writeOncePerTick } from "@coder/protocol";
 import {
   createMessageConnection,
   ErrorCodes,
@@ -27,7 +28,7 @@ export function connectStreams(
   log: (message: string) => void,
 ): MessageConnection {
   const reader = new StreamMessageReader(input);
-  const writer = new StreamMessageWriter(output);
+  const writer = new StreamMessageWriter(writeOncePerTick(output));
   const replyError = (id: string | number | null, code: number, message: string) => {
     const reply: ResponseMessage = { jsonrpc: "2.0", id, error: { code, message } };
     writer.write(reply).catch(() => log("could not send an error reply"));

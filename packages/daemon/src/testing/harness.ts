@@ -64,6 +64,7 @@ export async function startTestDaemon(
     runner: options.runner ?? noTools,
     watch: options.watch ?? false,
     spillDir: `${root}-spill`,
+    snapshotDir: `${root}-snapshots.git`,
     log: (message) => options.logs?.push(message),
   });
   const client = createMessageConnection(new StreamMessageReader(output), new StreamMessageWriter(input));
@@ -123,6 +124,7 @@ export async function startTestDaemon(
       await server.close();
       await rm(root, { recursive: true, force: true });
       await rm(`${root}-spill`, { recursive: true, force: true });
+      await rm(`${root}-snapshots.git`, { recursive: true, force: true });
     },
   };
 }

@@ -121,5 +121,9 @@ export async function project(
     case "question.replied":
       // Waiting requests live in memory (a restart ends the turn); the events are the record.
       return;
+    case "turn.changes":
+    case "verify.finished":
+      // Snapshot state is written by the runtime itself (it holds the snapshot ids); these tell watchers.
+      return;
   }
 }

@@ -18,6 +18,8 @@ import { DEFAULT_RULES } from "../permissions/defaults";
 import { type Rule, rulesFromConfig } from "../permissions/rules";
 import { systemPrompt } from "../prompt/system-prompt";
 import { readWorkspaceContext, type WorkspaceContext } from "../prompt/workspace-context";
+import { ChangeTracker } from "../snapshots/change-tracker";
+import { recordTurnChanges } from "../snapshots/record-changes";
 import type { SessionStore } from "../store/session-store";
 import { offeredTools } from "../tools/catalog";
 import { dispatch, type Outcome } from "../tools/dispatcher";
@@ -58,6 +60,8 @@ export interface TurnOutcome {
   error: string | null;
   /** The agent's last text: what a sub-agent hands back. */
   summary: string;
+  /** The workspace snapshots around the turn, when it ran a file-changing tool (root sessions). */
+  snapshots?: { before: string; after: string };
 }
 
 function outcome(code: ToolErrorCode, message: string): Outcome {
@@ -98,6 +102,8 @@ class TurnRun implements TurnState {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly calls = new Map<string, ToolPart>();
   private readonly texts = new Map<string, Extract<Part, { type: "text" | "reasoning" }>>();
+  /** A person reverts what a session's turn did; a sub-agent's changes belong to its caller's turn. */
+  private readonly changes: ChangeTracker | undefined;
 
   constructor(private readonly input: TurnInput) {
     this.deps = input.deps;
@@ -108,6 +114,12 @@ class TurnRun implements TurnState {
     this.recorder = input.recorder;
     this.root = input.root;
     this.signal = input.signal;
+    this.changes =
+      input.session.parentId === null
+        ? new ChangeTracker(this.workspace.snapshots, (line) =>
+            input.deps.logLine(`turn ${input.turn.id}: ${line}`),
+          )
+        : undefined;
     this.message = new MessageWriter(input.recorder, {
       id: newId("msg"),
       sessionId: input.session.id,
@@ -297,6 +309,7 @@ class TurnRun implements TurnState {
     const run = this.queue.then(async () => {
       const part = this.callPart(callId, tool);
       part.input = input;
+      if (!this.signal.aborted && !this.stopRequested) await this.changes?.beforeCall(tool);
       const result = this.signal.aborted
         ? outcome("aborted", "the call was cancelled")
         : this.stopRequested
@@ -369,6 +382,15 @@ class TurnRun implements TurnState {
         await this.settle(part, outcome("aborted", "the call was cancelled")).catch(() => {});
       }
     }
+    const snapshots = this.changes
+      ? await recordTurnChanges(
+          this.deps.db,
+          this.recorder,
+          this.input.turn.id,
+          this.changes,
+          this.deps.logLine,
+        )
+      : undefined;
     const turn: Turn = {
       ...this.input.turn,
       assistantMessageId: this.message.info.id,
@@ -383,6 +405,11 @@ class TurnRun implements TurnState {
       this.deps.logLine(`turn ${turn.id}: could not record its end: ${(writeError as Error).message}`);
     }
     const last = this.message.parts.filter((p) => p.type === "text" && p.text.trim()).at(-1);
-    return { status, error, summary: last?.type === "text" ? last.text : "" };
+    return {
+      status,
+      error,
+      summary: last?.type === "text" ? last.text : "",
+      ...(snapshots ? { snapshots } : {}),
+    };
   }
 }

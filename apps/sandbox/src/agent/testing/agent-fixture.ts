@@ -24,7 +24,7 @@ export interface AgentFixture {
   newSession(agent?: PrimaryAgent): Promise<Session>;
   /** Follows a session's events from its first one. */
   watch(sessionId: string): EventLogView;
-  /** Prompts and waits for the turn to end. */
+  /** Prompts and waits for the turn (and any auto-verify after it) to end. */
   run(sessionId: string, text: string): Promise<Turn>;
   close(): Promise<void>;
 }
@@ -97,6 +97,7 @@ export async function startAgentFixture(
       const view = watch(sessionId);
       const { turnId } = await agent.prompt({ sessionId, text });
       const end = await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
+      await agent.idle(sessionId); // and the checks that may follow it
       return (end as Extract<StoredSessionEvent, { type: "turn.finished" }>).turn;
     },
     async close() {

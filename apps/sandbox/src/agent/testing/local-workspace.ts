@@ -12,7 +12,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-jsonrpc/node";
-import type { WorkspacePort } from "../workspace/workspace-port";
+import { snapshotPort, type WorkspacePort } from "../workspace/workspace-port";
 
 export interface LocalWorkspace {
   root: string;
@@ -27,6 +27,7 @@ export interface LocalWorkspace {
 export async function startLocalWorkspace(): Promise<LocalWorkspace> {
   const root = await mkdtemp(path.join(os.tmpdir(), "coder-agent-ws-"));
   const spillDir = `${root}-spill`;
+  const snapshotDir = `${root}-snapshots.git`;
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
   const toolsConfig = { workspaceRoot: root, ripgrep: false as const };
@@ -36,6 +37,7 @@ export async function startLocalWorkspace(): Promise<LocalWorkspace> {
     output: fromServer,
     runner: createDefaultRegistry(toolsConfig),
     spillDir,
+    snapshotDir,
     toolsConfig,
     watch: false,
     log: () => {},
@@ -84,6 +86,7 @@ export async function startLocalWorkspace(): Promise<LocalWorkspace> {
         throw error;
       }
     },
+    snapshots: snapshotPort((method, params) => client.sendRequest(method, params)),
   };
 
   return {
@@ -94,6 +97,7 @@ export async function startLocalWorkspace(): Promise<LocalWorkspace> {
       await server.close();
       await rm(root, { recursive: true, force: true });
       await rm(spillDir, { recursive: true, force: true });
+      await rm(snapshotDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolsExecuteResult } from "@coder/protocol";
+import type { DaemonRequests, ToolDefinition, ToolsExecuteResult, TurnDiff } from "@coder/protocol";
 import {
   DaemonCallError,
   type DaemonConnection,
@@ -26,6 +26,31 @@ export interface WorkspacePort {
   ): Promise<ToolsExecuteResult>;
   /** A text file's content, or undefined when it is missing, binary or too large. */
   readText(path: string, maxBytes: number): Promise<string | undefined>;
+  /** Snapshots of the workspace's files (turn diffs and reverts). */
+  snapshots: SnapshotPort;
+}
+
+export interface SnapshotPort {
+  /** Records the files now; returns the snapshot's id. */
+  take(): Promise<string>;
+  /** What changed from `from` to `to` (to the current files without `to`). */
+  diff(from: string, to?: string): Promise<TurnDiff>;
+  /** Makes the files that differ between `from` and `to` look as in `from`. */
+  restore(from: string, to: string, paths?: string[]): Promise<DaemonRequests["snapshot.restore"]["result"]>;
+}
+
+/** The snapshot methods over any way of sending the daemon a request. */
+export function snapshotPort(
+  request: <M extends "snapshot.take" | "snapshot.diff" | "snapshot.restore">(
+    method: M,
+    params: DaemonRequests[M]["params"],
+  ) => Promise<DaemonRequests[M]["result"]>,
+): SnapshotPort {
+  return {
+    take: async () => (await request("snapshot.take", {})).id,
+    diff: (from, to) => request("snapshot.diff", to === undefined ? { from } : { from, to }),
+    restore: (from, to, paths) => request("snapshot.restore", paths ? { from, to, paths } : { from, to }),
+  };
 }
 
 /**
@@ -63,5 +88,6 @@ export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: strin
           throw error;
         }
       }),
+    snapshots: snapshotPort((method, params) => call((daemon) => daemon.request(method, params))),
   };
 }

@@ -6,6 +6,7 @@ import {
   respondInput,
   sessionEventsInput,
   sessionRef,
+  turnRef,
   updateSessionInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
@@ -34,6 +35,12 @@ export const sessionRouter = router({
     ctx.agent.answer(input);
     return { ok: true as const };
   }),
+  /** What a turn changed: the files (added/modified/deleted, line counts) and a unified diff. */
+  turnDiff: authedProcedure.input(turnRef).query(({ ctx, input }) => ctx.agent.turnDiff(input)),
+  /** Puts the files the turn changed back as they were before it; other files stay as they are. */
+  revertTurn: authedProcedure.input(turnRef).mutation(({ ctx, input }) => ctx.agent.revertTurn(input)),
+  /** Brings the changes of a reverted turn back. */
+  undoRevert: authedProcedure.input(turnRef).mutation(({ ctx, input }) => ctx.agent.undoRevert(input)),
   /** Every event of the session after `lastEventId` (from the database), then live; ids are tracked. */
   events: authedProcedure.input(sessionEventsInput).subscription(async function* ({ ctx, input, signal }) {
     const stop = signal ?? new AbortController().signal;
