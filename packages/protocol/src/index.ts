@@ -4,4 +4,5 @@ export * from "./lsp";
 export * from "./session";
 export * from "./terminal";
 export * from "./tools";
+export * from "./wire";
 export * from "./workspace";

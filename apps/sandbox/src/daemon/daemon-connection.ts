@@ -1,4 +1,9 @@
-import { DaemonErrorCode, type DaemonNotifications, type DaemonRequests } from "@coder/protocol";
+import {
+  DaemonErrorCode,
+  type DaemonNotifications,
+  type DaemonRequests,
+  writeOncePerTick,
+} from "@coder/protocol";
 import {
   CancellationTokenSource,
   createMessageConnection,
@@ -96,7 +101,7 @@ export class DaemonConnection {
     }
     const conn = createMessageConnection(
       new StreamMessageReader(proc.stdout),
-      new StreamMessageWriter(proc.stdin),
+      new StreamMessageWriter(writeOncePerTick(proc.stdin)),
     );
     let stderrTail = "";
     proc.stderr.on("data", (chunk: Buffer) => {

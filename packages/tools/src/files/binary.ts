@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 
 /** How much of a file's head is sampled to decide whether it is text. */
 export const SAMPLE_BYTES = 8192;
@@ -20,10 +20,15 @@ export function looksBinary(sample: Uint8Array): boolean {
 export async function isBinaryFile(absolute: string): Promise<boolean> {
   const handle = await open(absolute, "r");
   try {
-    const buffer = Buffer.alloc(SAMPLE_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SAMPLE_BYTES, 0);
-    return looksBinary(buffer.subarray(0, bytesRead));
+    return await isBinaryHandle(handle);
   } finally {
     await handle.close();
   }
+}
+
+/** The same check on a file already open (its position is not moved). */
+export async function isBinaryHandle(handle: FileHandle): Promise<boolean> {
+  const buffer = Buffer.allocUnsafe(SAMPLE_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, SAMPLE_BYTES, 0);
+  return looksBinary(buffer.subarray(0, bytesRead));
 }

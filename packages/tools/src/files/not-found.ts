@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { type ToolContext, ToolError } from "../framework/types";
 import { shownPath } from "../paths/tool-paths";
 import { similarNames } from "./similar";
@@ -16,7 +16,7 @@ export async function notFound(ctx: ToolContext, absolute: string, asked: string
 
 /** The stat of a path the model asked for, or that `not_found` error. */
 export async function statExisting(ctx: ToolContext, absolute: string, asked: string): Promise<Stats> {
-  const st = await stat(absolute).catch(() => undefined);
+  const st = statSync(absolute, { throwIfNoEntry: false });
   if (!st) throw await notFound(ctx, absolute, asked);
   return st;
 }

@@ -1,4 +1,4 @@
-import { lstat, realpath } from "node:fs/promises";
+import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../framework/types";
 
@@ -27,27 +27,23 @@ export async function resolveInWorkspace(
   const allowedRoot = roots.find((r) => isInside(r, lexical));
   if (!allowedRoot) throw denied(input);
 
-  // Walk up to the deepest ancestor that exists and check where it really is.
+  // Walk up to the deepest ancestor that exists and check where it really is. The metadata calls
+  // are synchronous on purpose: they are local and take microseconds, and every tool call makes
+  // them, so a thread-pool round trip each would dominate a small read.
   let existing = lexical;
   const rest: string[] = [];
-  for (;;) {
-    try {
-      await lstat(existing);
-      break;
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) throw denied(input);
-      rest.unshift(path.basename(existing));
-      existing = parent;
-    }
+  while (!lstatSync(existing, { throwIfNoEntry: false })) {
+    const parent = path.dirname(existing);
+    if (parent === existing) throw denied(input);
+    rest.unshift(path.basename(existing));
+    existing = parent;
   }
-  const real = await realpath(existing);
+  const real = realpathSync.native(existing);
   const resolved = path.join(real, ...rest);
   if (!roots.some((r) => isInside(r, resolved))) throw denied(input);
 
   if (options.forWrite && rest.length === 0) {
-    const st = await lstat(lexical);
-    if (st.isSymbolicLink()) {
+    if (lstatSync(lexical).isSymbolicLink()) {
       throw new ToolError(
         "permission_denied",
         `${input} is a symbolic link; write to its target path instead`,

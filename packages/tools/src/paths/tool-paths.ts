@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import type { ToolContext } from "../framework/types";
 import { displayPath, isInside, resolveInWorkspace } from "./resolve";
 
@@ -12,8 +12,16 @@ export async function resolveForReading(
   options: { spill?: boolean } = {},
 ): Promise<string> {
   // The folder may not exist yet (nothing spilled); roots are compared as real paths.
-  const spill = options.spill ? await realpath(ctx.spillDir).catch(() => undefined) : undefined;
+  const spill = options.spill ? realSpillDir(ctx.spillDir) : undefined;
   return resolveInWorkspace(ctx.workspaceRoot, input, { extraRoots: spill ? [spill] : [] });
+}
+
+function realSpillDir(dir: string): string | undefined {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return undefined;
+  }
 }
 
 /** How a path appears in results: relative to the workspace root, or absolute when outside it. */

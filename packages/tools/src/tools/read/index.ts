@@ -1,5 +1,7 @@
+import type { FileHandle } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { z } from "zod";
-import { isBinaryFile } from "../../files/binary";
+import { isBinaryHandle } from "../../files/binary";
 import { statExisting } from "../../files/not-found";
 import { recordFileState } from "../../files/read-record";
 import { formatError } from "../../framework/format";
@@ -44,35 +46,49 @@ export const readTool = defineTool({
       const { items, total, truncated } = await listFolder(ctx.workspaceRoot, file);
       return { ok: true, path: shown, is_directory: true, items, total, truncated };
     }
-    if (await isBinaryFile(file)) {
-      throw new ToolError("binary_file", `${args.path} is a binary file`, "only text files can be read");
+    // One open for the binary check and the page: each file operation is a thread-pool round trip.
+    const handle = await open(file, "r");
+    try {
+      if (await isBinaryHandle(handle)) {
+        throw new ToolError("binary_file", `${args.path} is a binary file`, "only text files can be read");
+      }
+      const page = await readPage(handle, args, shown);
+      recordFileState(ctx, file, st);
+      return page;
+    } finally {
+      await handle.close();
     }
-
-    const limits = { maxLineChars: MAX_LINE_CHARS, maxBytes: MAX_OUTPUT_BYTES };
-    const offset = args.offset ?? 0;
-    let first = offset > 0 ? offset : 1;
-    let count = args.limit !== undefined && args.limit > 0 ? Math.min(args.limit, MAX_LIMIT) : DEFAULT_LIMIT;
-    if (offset < 0) {
-      // Tail mode: count the lines first, then read the last ones.
-      const { totalLines } = await readLineWindow(file, Number.POSITIVE_INFINITY, 0, limits);
-      count = Math.min(-offset, MAX_LIMIT);
-      first = Math.max(1, totalLines - count + 1);
-    }
-    const window = await readLineWindow(file, first, count, limits);
-    recordFileState(ctx, file, st);
-    return {
-      ok: true,
-      path: shown,
-      content: window.lines.join("\n"),
-      start_line: window.startLine,
-      end_line: window.endLine,
-      has_more: window.endLine > 0 && window.endLine < window.totalLines,
-      total_lines: window.totalLines,
-      ...(window.cutLines > 0 ? { cut_lines: window.cutLines } : {}),
-    };
   },
   format: formatRead,
 });
+
+async function readPage(
+  handle: FileHandle,
+  args: { offset?: number; limit?: number },
+  shown: string,
+): Promise<ToolResult> {
+  const limits = { maxLineChars: MAX_LINE_CHARS, maxBytes: MAX_OUTPUT_BYTES };
+  const offset = args.offset ?? 0;
+  let first = offset > 0 ? offset : 1;
+  let count = args.limit !== undefined && args.limit > 0 ? Math.min(args.limit, MAX_LIMIT) : DEFAULT_LIMIT;
+  if (offset < 0) {
+    // Tail mode: count the lines first, then read the last ones.
+    const { totalLines } = await readLineWindow(handle, Number.POSITIVE_INFINITY, 0, limits);
+    count = Math.min(-offset, MAX_LIMIT);
+    first = Math.max(1, totalLines - count + 1);
+  }
+  const window = await readLineWindow(handle, first, count, limits);
+  return {
+    ok: true,
+    path: shown,
+    content: window.lines.join("\n"),
+    start_line: window.startLine,
+    end_line: window.endLine,
+    has_more: window.endLine > 0 && window.endLine < window.totalLines,
+    total_lines: window.totalLines,
+    ...(window.cutLines > 0 ? { cut_lines: window.cutLines } : {}),
+  };
+}
 
 /** `cat -n` style numbered lines plus where the page sits in the file. */
 function formatRead(result: ToolResult): string {

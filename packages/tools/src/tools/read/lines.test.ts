@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readLineWindow } from "./lines";
+import { type LineWindow, readLineWindow as readFromHandle } from "./lines";
 
 const limits = { maxLineChars: 2000, maxBytes: 50 * 1024 };
 let dir: string;
@@ -15,6 +16,20 @@ function file(content: string | Buffer): string {
   const target = path.join(dir, "f.txt");
   writeFileSync(target, content);
   return target;
+}
+
+async function readLineWindow(
+  target: string,
+  first: number,
+  count: number,
+  bounds: typeof limits,
+): Promise<LineWindow> {
+  const handle = await open(target, "r");
+  try {
+    return await readFromHandle(handle, first, count, bounds);
+  } finally {
+    await handle.close();
+  }
 }
 
 describe("readLineWindow", () => {

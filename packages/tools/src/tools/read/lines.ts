@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -23,10 +23,10 @@ export interface LineWindow {
  * Reads `count` lines starting at 1-based line `first`, streaming the file in chunks: lines before
  * the window are skipped without decoding, lines after it are only counted, and no line keeps more
  * than a bounded number of bytes, so a small window of a huge file costs little memory.
- * `first = Infinity` only counts the lines.
+ * `first = Infinity` only counts the lines. The caller owns `handle`; reading starts at offset 0.
  */
 export async function readLineWindow(
-  file: string,
+  handle: FileHandle,
   first: number,
   count: number,
   limits: WindowLimits,
@@ -63,42 +63,43 @@ export async function readLineWindow(
     if (lines.length >= count) full = true;
   };
 
-  const handle = await open(file, "r");
   let newlines = 0;
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
-      if (bytesRead === 0) break;
-      const data = chunk.subarray(0, bytesRead);
-      lastByte = data[bytesRead - 1] ?? -1;
-      if (full) {
-        newlines += countNewlines(data);
-        continue;
+  let position = 0;
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const data = chunk.subarray(0, bytesRead);
+    lastByte = data[bytesRead - 1] ?? -1;
+    // A short read of a regular file is its end: no extra read just to learn that.
+    const atEnd = bytesRead < CHUNK_BYTES;
+    if (full) {
+      newlines += countNewlines(data);
+      if (atEnd) break;
+      continue;
+    }
+    let pos = 0;
+    while (pos < bytesRead) {
+      const nl = data.indexOf(10, pos);
+      const end = nl === -1 ? bytesRead : nl;
+      const inWindow = !full && line >= first;
+      if (inWindow && kept < keepBytes) {
+        const take = data.subarray(pos, Math.min(end, pos + keepBytes - kept));
+        pieces.push(Buffer.from(take));
+        kept += take.length;
       }
-      let pos = 0;
-      while (pos < bytesRead) {
-        const nl = data.indexOf(10, pos);
-        const end = nl === -1 ? bytesRead : nl;
-        const inWindow = !full && line >= first;
-        if (inWindow && kept < keepBytes) {
-          const take = data.subarray(pos, Math.min(end, pos + keepBytes - kept));
-          pieces.push(Buffer.from(take));
-          kept += take.length;
-        }
-        if (nl === -1) break;
-        newlines++;
-        if (inWindow) finishLine();
-        line++;
-        pos = nl + 1;
-        if (full) {
-          newlines += countNewlines(data.subarray(pos));
-          break;
-        }
+      if (nl === -1) break;
+      newlines++;
+      if (inWindow) finishLine();
+      line++;
+      pos = nl + 1;
+      if (full) {
+        newlines += countNewlines(data.subarray(pos));
+        break;
       }
     }
-  } finally {
-    await handle.close();
+    if (atEnd) break;
   }
   const unterminated = lastByte !== -1 && lastByte !== 10;
   if (unterminated && !full && line >= first) finishLine();
