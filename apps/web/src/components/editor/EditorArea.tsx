@@ -6,6 +6,7 @@ import { baseName } from "../../lib/paths/workspace-path";
 import { DiskNoticeBar } from "./DiskNoticeBar";
 import styles from "./editor.module.css";
 import type { EditorController } from "./editor-controller";
+import { LanguagePanel } from "./lsp/LanguagePanel";
 import type { OpenFile } from "./open-files";
 
 export function EditorArea({ controller }: { controller: EditorController }) {
@@ -71,6 +72,9 @@ export function EditorArea({ controller }: { controller: EditorController }) {
         <div ref={hostRef} className={styles.editor} data-testid="editor" hidden={!editable} />
         {!editable && <Placeholder file={activeFile} onRetry={() => active && controller.open(active)} />}
       </div>
+      {controller.intelligence && (
+        <LanguagePanel intelligence={controller.intelligence} controller={controller} activePath={active} />
+      )}
     </section>
   );
 }

@@ -6,6 +6,8 @@ import { isWithin, movedPath, normalizePath } from "../../lib/paths/workspace-pa
 import { editorExtensions } from "./editor-extensions";
 import { diskReaction, FileDocuments } from "./file-documents";
 import { loadLanguageFor } from "./languages";
+import type { EditorHost } from "./lsp/editor-host";
+import type { LanguageIntelligence } from "./lsp/language-intelligence";
 import { noOpenFiles, type OpenFiles, type OpenFilesAction, openFilesReducer } from "./open-files";
 
 /** The two file calls the editor makes, bound to its workspace. */
@@ -20,6 +22,8 @@ export interface EditorControllerDeps {
   showError: (message: string) => void;
   /** Handles an error that means the session is gone; returns true if it did. */
   sessionExpired: (error: unknown) => boolean;
+  /** Language servers for the open files; without it the editor only highlights. */
+  intelligence?: LanguageIntelligence;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface EditorControllerDeps {
  * step with the disk, and showing the active file in the single CodeMirror view. It owns the tab
  * list; React subscribes to it.
  */
-export class EditorController {
+export class EditorController implements EditorHost {
   readonly documents = new FileDocuments();
   private tabs: OpenFiles = noOpenFiles;
   private readonly listeners = new Set<() => void>();
@@ -35,7 +39,13 @@ export class EditorController {
   /** The path whose state the view holds. */
   private shown: string | null = null;
 
-  constructor(private readonly deps: EditorControllerDeps) {}
+  constructor(private readonly deps: EditorControllerDeps) {
+    deps.intelligence?.bind(this);
+  }
+
+  get intelligence(): LanguageIntelligence | undefined {
+    return this.deps.intelligence;
+  }
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -79,6 +89,32 @@ export class EditorController {
     this.view?.focus();
   }
 
+  stateOf(path: string): EditorState | undefined {
+    return this.documents.get(path)?.state;
+  }
+
+  viewOf(path: string): EditorView | null {
+    return this.shown === path ? this.view : null;
+  }
+
+  async reveal(path: string): Promise<EditorView | null> {
+    await this.open(path);
+    if (this.tabs.active !== path || !this.documents.get(path)) return null;
+    this.show(path);
+    return this.view;
+  }
+
+  /** Shows the file with the cursor at a 1-based line and column (a problem, say). */
+  async goTo(path: string, line: number, column: number): Promise<void> {
+    const view = await this.reveal(path);
+    if (!view) return;
+    const doc = view.state.doc;
+    const target = doc.line(Math.min(Math.max(1, line), doc.lines));
+    const anchor = target.from + Math.min(Math.max(0, column - 1), target.length);
+    view.dispatch({ selection: { anchor }, effects: EditorView.scrollIntoView(anchor, { y: "center" }) });
+    view.focus();
+  }
+
   async open(rawPath: string): Promise<void> {
     const path = normalizePath(rawPath);
     const existing = this.tabs.files.find((file) => file.path === path);
@@ -87,7 +123,8 @@ export class EditorController {
     try {
       const [file, language] = await Promise.all([this.deps.files.read(path), loadLanguageFor(path)]);
       if (file.kind === "text" && !this.documents.get(path)) {
-        this.documents.create(path, file.content, file.version, editorExtensions(language));
+        const intelligence = this.deps.intelligence?.extension(path) ?? [];
+        this.documents.create(path, file.content, file.version, editorExtensions([language, intelligence]));
       }
       this.dispatch({ type: "loaded", path, kind: file.kind, size: file.size });
     } catch (error) {
@@ -100,6 +137,7 @@ export class EditorController {
     const doc = this.documents.get(path);
     if (doc?.dirty && !this.deps.confirm(`Close ${path} without saving your changes?`)) return;
     this.documents.close(path);
+    this.deps.intelligence?.closed(path);
     if (this.shown === path) this.shown = null;
     this.dispatch({ type: "close", path });
   }
@@ -177,9 +215,13 @@ export class EditorController {
 
   /** Follows a rename made from the file tree. */
   moved(from: string, to: string): void {
-    this.documents.move(from, to);
+    const renamed = this.documents.move(from, to);
     if (this.shown) this.shown = movedPath(this.shown, from, to);
     this.dispatch({ type: "moved", from, to });
+    const intelligence = this.deps.intelligence;
+    if (!intelligence) return;
+    // The language server knows the file by its URI: close the old name, open the new one.
+    for (const [old, next] of renamed) this.transact(next, { effects: intelligence.renamed(old, next) });
   }
 
   /** A delete made from the file tree: clean tabs close, unsaved ones say what happened. */

@@ -66,14 +66,17 @@ export class FileDocuments {
     this.docs.delete(path);
   }
 
-  /** Re-keys documents after `from` (a file or a folder) was renamed to `to`. */
-  move(from: string, to: string): void {
+  /** Re-keys documents after `from` (a file or a folder) was renamed to `to`; the moves made. */
+  move(from: string, to: string): [string, string][] {
+    const moves: [string, string][] = [];
     for (const [path, doc] of [...this.docs]) {
       const next = movedPath(path, from, to);
       if (next === path) continue;
       this.docs.delete(path);
       this.docs.set(next, doc);
+      moves.push([path, next]);
     }
+    return moves;
   }
 
   private refreshDirty(doc: FileDocument): boolean {

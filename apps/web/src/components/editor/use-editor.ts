@@ -1,12 +1,13 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
 import { useTRPCClient } from "../../lib/trpc/client";
 import { useToasts } from "../toast/Toasts";
 import { EditorController } from "./editor-controller";
+import { LanguageIntelligence } from "./lsp/language-intelligence";
 
-/** One editor controller per workspace page, wired to the API and the toasts. */
+/** One editor controller per workspace page, wired to the API, the toasts and the language servers. */
 export function useEditor(workspaceId: string): EditorController {
   const client = useTRPCClient();
   const toasts = useToasts();
@@ -21,7 +22,10 @@ export function useEditor(workspaceId: string): EditorController {
         confirm: (message) => window.confirm(message),
         showError: (message) => toasts.error(message),
         sessionExpired: redirectIfLoggedOut,
+        intelligence: new LanguageIntelligence({ workspaceId }),
       }),
   );
+  // Language servers stop with the page; a remount opens new connections as files need them.
+  useEffect(() => () => controller.intelligence?.dispose(), [controller]);
   return controller;
 }

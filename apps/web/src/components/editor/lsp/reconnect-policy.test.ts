@@ -1,0 +1,31 @@
+import { LspCloseCode } from "@coder/protocol";
+import { describe, expect, it } from "vitest";
+import { afterClose } from "./reconnect-policy";
+
+describe("afterClose", () => {
+  it("reconnects after a crash with pauses that double up to a ceiling", () => {
+    const pauses = [1, 2, 3, 4, 5, 6, 7].map(
+      (attempt) => afterClose(LspCloseCode.ServerError, "pylsp exited (1): boom", attempt).retryInMs,
+    );
+    expect(pauses).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+    expect(afterClose(LspCloseCode.ServerError, "pylsp exited (1)", 1).state).toBe("reconnecting");
+  });
+
+  it("reconnects when the connection drops, as when the service restarts", () => {
+    expect(afterClose(1006, "", 1)).toEqual({ state: "reconnecting", retryInMs: 1000 });
+    expect(afterClose(LspCloseCode.TooBig, "message larger than 4 MB", 2).retryInMs).toBe(2000);
+  });
+
+  it("waits for the person when the server is not installed", () => {
+    expect(
+      afterClose(LspCloseCode.ServerError, "pylsp not installed, run: pip install python-lsp-server", 1),
+    ).toEqual({ state: "missing", retryInMs: null });
+  });
+
+  it("gives up on a language the service has no server for", () => {
+    expect(afterClose(LspCloseCode.UnknownLanguage, 'no language server for "cobol"', 1)).toEqual({
+      state: "unavailable",
+      retryInMs: null,
+    });
+  });
+});
