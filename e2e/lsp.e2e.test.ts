@@ -1,0 +1,198 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, logIn, terminalText } from "./support/browser";
+import { type Stack, startStack } from "./support/stack";
+
+const SERVER_START_MS = 60_000;
+
+async function waitForTerminal(page: Page, re: RegExp, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = await terminalText(page).catch(() => "");
+    if (re.test(text)) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the terminal never showed ${re}; it shows:\n${text}`);
+}
+
+/** Creates and opens a workspace; returns once its terminal has a prompt. */
+async function openWorkspace(page: Page, stack: Stack, name: string): Promise<void> {
+  await logIn(page, stack.url, stack.token);
+  await page.getByTestId("workspace-name").fill(name);
+  await page.getByTestId("workspace-create").click();
+  const row = page.getByTestId("workspace-row").filter({ hasText: name });
+  await row.and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+  await row.getByTestId("workspace-open").click();
+  await page.waitForURL(/\/w\//);
+  const terminal = page.getByTestId("terminal");
+  await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
+  await waitForTerminal(page, /\$\s*$/m);
+}
+
+/** Writes files with printf in the terminal (`\n` in `text` is printf's newline escape). */
+async function writeFiles(page: Page, files: Record<string, string>): Promise<void> {
+  await page.getByTestId("terminal").click();
+  for (const [path, text] of Object.entries(files)) {
+    await page.keyboard.type(`printf '%b' '${text}' > ${path}\n`);
+  }
+  await page.keyboard.type("echo written-$((6*7))\n");
+  await waitForTerminal(page, /written-42/);
+}
+
+async function openFile(page: Page, path: string): Promise<void> {
+  const item = page.locator(`[data-testid=tree-item][data-path="${path}"]`);
+  await item.waitFor({ timeout: 15_000 });
+  await item.click();
+  await page.locator(`[data-testid=editor-tab][data-path="${path}"][aria-selected=true]`).waitFor();
+}
+
+/** The screen point in the middle of `word`, first found on the editor line that contains `line`. */
+async function pointAt(page: Page, line: string, word: string): Promise<{ x: number; y: number }> {
+  const point = await page.evaluate(
+    ([lineText, wordText]) => {
+      const lines = [...document.querySelectorAll("[data-testid=editor] .cm-line")];
+      const host = lines.find((l) => l.textContent?.includes(lineText));
+      if (!host) return null;
+      let at = (host.textContent ?? "").indexOf(wordText, (host.textContent ?? "").indexOf(lineText));
+      const walker = document.createTreeWalker(host, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const length = node.textContent?.length ?? 0;
+        if (at < length) {
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, Math.min(length, at + wordText.length));
+          const rect = range.getBoundingClientRect();
+          return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+        }
+        at -= length;
+      }
+      return null;
+    },
+    [line, word] as const,
+  );
+  if (!point) throw new Error(`"${word}" is not on a line with "${line}"`);
+  return point;
+}
+
+async function hoverText(page: Page, line: string, word: string): Promise<string> {
+  const tooltip = page.locator(".cm-tooltip-hover");
+  // Hovering needs the pointer to come to rest on the word; retry in case the server was slow.
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.move(5, 5);
+        const { x, y } = await pointAt(page, line, word);
+        await page.mouse.move(x, y);
+        await tooltip
+          .first()
+          .waitFor({ timeout: 5_000 })
+          .catch(() => undefined);
+        return (await tooltip.allInnerTexts()).join("\n");
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe("");
+  return (await tooltip.allInnerTexts()).join("\n");
+}
+
+async function waitReady(page: Page, language: string): Promise<void> {
+  await page
+    .locator(`[data-testid=lsp-status][data-language=${language}][data-state=ready]`)
+    .waitFor({ timeout: SERVER_START_MS });
+}
+
+describe("language intelligence in the editor", () => {
+  let stack: Stack;
+  let browser: Browser;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it("underlines a Python error, lists it, shows hovers and completions, and jumps to a definition in another file", async () => {
+    const page = await browser.newPage();
+    await openWorkspace(page, stack, "e2e lsp python");
+    await writeFiles(page, {
+      "helper.py": 'def greet(name):\\n    return "hi " + name\\n',
+      "main.py":
+        "import os\\nfrom helper import greet\\n\\n\\ndef add(a, b):\\n    return a + b\\n\\n\\nprint(add(1, 2), greet(os.sep), missing_name)\\n",
+    });
+    await openFile(page, "main.py");
+    await waitReady(page, "python");
+
+    // Diagnostics: an underline in the text and an entry in the problems list.
+    await page.locator("[data-testid=editor] .cm-lintRange-error").first().waitFor({ timeout: 30_000 });
+    const problem = page.locator('[data-testid=problems] [data-testid=problem][data-severity="error"]');
+    await expect
+      .poll(() => problem.allInnerTexts(), { timeout: 30_000 })
+      .toContainEqual(expect.stringMatching(/main\.py:9:\d+[\s\S]*missing_name/));
+
+    // Hover over a call shows the function's signature.
+    expect(await hoverText(page, "print(add", "add")).toMatch(/add\(a, b\)/);
+
+    // Completion after `os.` offers `path`.
+    await page.mouse.move(5, 5);
+    const end = await pointAt(page, "print(add", "missing_name");
+    await page.mouse.click(end.x, end.y);
+    await page.keyboard.press("End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("os.pa");
+    const completions = page.locator(".cm-tooltip-autocomplete li");
+    await expect
+      .poll(() => completions.allInnerTexts(), { timeout: 30_000 })
+      .toContainEqual(expect.stringMatching(/^path\b/));
+    await page.keyboard.press("Escape");
+
+    // Clicking the problem puts the cursor on it.
+    await problem.first().click();
+    await expect
+      .poll(() => page.locator("[data-testid=editor] .cm-activeLine").innerText())
+      .toContain("missing_name");
+
+    // F12 on a call of an imported function opens the file that defines it.
+    const call = await pointAt(page, "print(add", "greet");
+    await page.mouse.click(call.x, call.y);
+    await page.keyboard.press("F12");
+    await page
+      .locator('[data-testid=editor-tab][data-path="helper.py"][aria-selected=true]')
+      .waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => page.locator("[data-testid=editor] .cm-activeLine").innerText())
+      .toContain("def greet");
+
+    // Ctrl-click jumps within the file.
+    await openFile(page, "main.py");
+    const add = await pointAt(page, "print(add", "add");
+    await page.keyboard.down("Control");
+    await page.mouse.click(add.x, add.y);
+    await page.keyboard.up("Control");
+    await expect
+      .poll(() => page.locator("[data-testid=editor] .cm-activeLine").innerText(), { timeout: 30_000 })
+      .toContain("def add");
+  });
+
+  // bash-language-server reports diagnostics only through shellcheck, and documents builtins with
+  // `help … | col`: the workspace image has neither, so this covers what the server offers there.
+  it("shows a shell function's definition on hover and jumps to it", async () => {
+    const page = await browser.newPage();
+    await openWorkspace(page, stack, "e2e lsp bash");
+    await writeFiles(page, {
+      "run.sh": '#!/bin/bash\\ngreet() {\\n  echo "hi $1"\\n}\\ngreet world\\n',
+    });
+    await openFile(page, "run.sh");
+    await waitReady(page, "bash");
+
+    expect(await hoverText(page, "greet world", "greet")).toMatch(/Function: greet[\s\S]*line 2/);
+
+    const call = await pointAt(page, "greet world", "greet");
+    await page.mouse.click(call.x, call.y);
+    await page.keyboard.press("F12");
+    await expect
+      .poll(() => page.locator("[data-testid=editor] .cm-activeLine").innerText(), { timeout: 30_000 })
+      .toContain("greet() {");
+  });
+});
