@@ -1,7 +1,7 @@
-import type { FileHandle } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { z } from "zod";
-import { isBinaryHandle } from "../../files/binary";
+import { isBinaryHandle, looksBinary, SAMPLE_BYTES } from "../../files/binary";
 import { statExisting } from "../../files/not-found";
 import { recordFileState } from "../../files/read-record";
 import { formatError } from "../../framework/format";
@@ -9,12 +9,14 @@ import { MAX_OUTPUT_BYTES } from "../../framework/truncate";
 import { defineTool, ToolError, type ToolResult } from "../../framework/types";
 import { resolveForReading, shownPath } from "../../paths/tool-paths";
 import { formatItems, type ListItem, listFolder } from "../list/entries";
-import { readLineWindow } from "./lines";
+import { type ByteSource, memorySource, readLineWindow } from "./lines";
 import description from "./read.txt";
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 export const MAX_LINE_CHARS = 2000;
+/** Files up to this size are read whole; larger ones are streamed a chunk at a time. */
+const WHOLE_FILE_BYTES = 256 * 1024;
 
 const parameters = z.object({
   path: z.string().describe("File to read, relative to the workspace root"),
@@ -46,12 +48,18 @@ export const readTool = defineTool({
       const { items, total, truncated } = await listFolder(ctx.workspaceRoot, file);
       return { ok: true, path: shown, is_directory: true, items, total, truncated };
     }
-    // One open for the binary check and the page: each file operation is a thread-pool round trip.
+    // A small file is read whole in one synchronous call: on the hot path of the agent, each
+    // asynchronous file operation costs a thread-pool round trip. Large files are streamed.
+    if (st.size <= WHOLE_FILE_BYTES) {
+      const data = readFileSync(file);
+      if (looksBinary(data.subarray(0, SAMPLE_BYTES))) throw binary(args.path);
+      const page = await readPage(memorySource(data), args, shown);
+      recordFileState(ctx, file, st);
+      return page;
+    }
     const handle = await open(file, "r");
     try {
-      if (await isBinaryHandle(handle)) {
-        throw new ToolError("binary_file", `${args.path} is a binary file`, "only text files can be read");
-      }
+      if (await isBinaryHandle(handle)) throw binary(args.path);
       const page = await readPage(handle, args, shown);
       recordFileState(ctx, file, st);
       return page;
@@ -62,8 +70,12 @@ export const readTool = defineTool({
   format: formatRead,
 });
 
+function binary(path: string): ToolError {
+  return new ToolError("binary_file", `${path} is a binary file`, "only text files can be read");
+}
+
 async function readPage(
-  handle: FileHandle,
+  source: ByteSource,
   args: { offset?: number; limit?: number },
   shown: string,
 ): Promise<ToolResult> {
@@ -73,11 +85,11 @@ async function readPage(
   let count = args.limit !== undefined && args.limit > 0 ? Math.min(args.limit, MAX_LIMIT) : DEFAULT_LIMIT;
   if (offset < 0) {
     // Tail mode: count the lines first, then read the last ones.
-    const { totalLines } = await readLineWindow(handle, Number.POSITIVE_INFINITY, 0, limits);
+    const { totalLines } = await readLineWindow(source, Number.POSITIVE_INFINITY, 0, limits);
     count = Math.min(-offset, MAX_LIMIT);
     first = Math.max(1, totalLines - count + 1);
   }
-  const window = await readLineWindow(handle, first, count, limits);
+  const window = await readLineWindow(source, first, count, limits);
   return {
     ok: true,
     path: shown,

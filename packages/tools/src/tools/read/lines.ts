@@ -1,6 +1,18 @@
-import type { FileHandle } from "node:fs/promises";
-
 const CHUNK_BYTES = 64 * 1024;
+
+/** What the window reads from: an open file, or a file already in memory. */
+export interface ByteSource {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
+
+/** A small file read whole, served to readLineWindow without further file-system calls. */
+export function memorySource(data: Buffer): ByteSource {
+  return {
+    async read(buffer, offset, length, position) {
+      return { bytesRead: data.copy(buffer, offset, position, Math.min(data.length, position + length)) };
+    },
+  };
+}
 
 export interface WindowLimits {
   /** Longer lines are cut to this many characters, with a marker. */
@@ -23,10 +35,10 @@ export interface LineWindow {
  * Reads `count` lines starting at 1-based line `first`, streaming the file in chunks: lines before
  * the window are skipped without decoding, lines after it are only counted, and no line keeps more
  * than a bounded number of bytes, so a small window of a huge file costs little memory.
- * `first = Infinity` only counts the lines. The caller owns `handle`; reading starts at offset 0.
+ * `first = Infinity` only counts the lines. The caller owns `source`; reading starts at offset 0.
  */
 export async function readLineWindow(
-  handle: FileHandle,
+  source: ByteSource,
   first: number,
   count: number,
   limits: WindowLimits,
@@ -67,7 +79,7 @@ export async function readLineWindow(
   let position = 0;
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   for (;;) {
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+    const { bytesRead } = await source.read(chunk, 0, CHUNK_BYTES, position);
     if (bytesRead === 0) break;
     position += bytesRead;
     const data = chunk.subarray(0, bytesRead);
