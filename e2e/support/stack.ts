@@ -49,11 +49,20 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+export interface StackOptions {
+  /**
+   * The agent's settings, read instead of this process's environment (`CODER_OPENAI_COMPATIBLE_BASE_URL`,
+   * `CODER_MODELS`, `CODER_AGENT_CONFIG`, ...; see apps/sandbox/src/agent/config). Without it the
+   * agent has no model, as on a fresh install.
+   */
+  agentEnv?: Record<string, string | undefined>;
+}
+
 /**
  * The whole product as a user runs it: the production Next.js build (made by `npm test` before the
  * tests) behind the real sandbox service, on the real Docker engine.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const webPort = await freePort();
   let webLog = "";
   const next = spawn(
@@ -86,6 +95,7 @@ export async function startStack(): Promise<Stack> {
       CODER_MEMORY_MB: "1024",
     }),
     () => undefined,
+    { agentEnv: options.agentEnv ?? {} },
   );
   return {
     url: service.url,

@@ -5,9 +5,11 @@ import type {
   QuestionRequest,
   Session,
   SessionDetail,
+  SessionEvent,
   StoredSessionEvent,
   Todo,
   Turn,
+  TurnSummary,
 } from "@coder/protocol";
 
 /** What the chat shows of one session, rebuilt from `session.get` and then kept up by its events. */
@@ -17,28 +19,28 @@ export interface ChatState {
   todos: Todo[];
   /** The running turn, if any. */
   running: Turn | null;
-  /** Every turn seen, by the id of its user message (the revert/diff actions hang off it). */
-  turns: Record<string, Turn>;
+  /** Every turn seen, by its id, with whether it changed files and whether that is reverted. */
+  turns: Record<string, TurnSummary>;
+  /** The latest auto-verify run of each turn that had one. */
+  verifications: Record<string, Verification>;
   approvals: ApprovalRequest[];
   questions: QuestionRequest[];
   /** The id of the last event applied: anything at or below it was already seen. */
   lastEventId: number;
 }
 
-/** `session.get` may also list the session's turns (the snapshot work adds them). */
-export type DetailWithTurns = SessionDetail & { turns?: Turn[] };
+export type Verification = Extract<SessionEvent, { type: "verify.finished" }>;
 
-export function stateFromDetail(detail: DetailWithTurns): ChatState {
-  const turns: Record<string, Turn> = {};
-  for (const turn of [...(detail.turns ?? []), ...(detail.turn ? [detail.turn] : [])]) {
-    turns[turn.userMessageId] = turn;
-  }
+export function stateFromDetail(detail: SessionDetail): ChatState {
+  const turns: Record<string, TurnSummary> = {};
+  for (const turn of detail.turns) turns[turn.id] = turn;
   return {
     session: detail.session,
     messages: detail.messages,
     todos: detail.todos,
     running: detail.turn,
     turns,
+    verifications: {},
     approvals: detail.pending.approvals,
     questions: detail.pending.questions,
     lastEventId: detail.lastEventId === null ? 0 : Number(detail.lastEventId),
@@ -56,8 +58,11 @@ function appendDelta(part: Part, delta: string): Part {
   return part.type === "text" || part.type === "reasoning" ? { ...part, text: part.text + delta } : part;
 }
 
-function withTurn(state: ChatState, turn: Turn): Record<string, Turn> {
-  return { ...state.turns, [turn.userMessageId]: turn };
+/** A turn's new status; what it did to files is kept (it arrives in its own events). */
+function withTurn(state: ChatState, turn: Turn): Record<string, TurnSummary> {
+  const known = state.turns[turn.id];
+  const changes = { changedFiles: known?.changedFiles ?? false, reverted: known?.reverted ?? false };
+  return { ...state.turns, [turn.id]: { ...turn, ...changes } };
 }
 
 /**
@@ -110,13 +115,18 @@ export function applyEvent(state: ChatState, event: StoredSessionEvent): ChatSta
       return { ...next, questions: state.questions.filter((q) => q.id !== event.requestId) };
     case "todos.updated":
       return { ...next, todos: event.todos };
+    case "turn.changes": {
+      const known = state.turns[event.turnId];
+      if (!known) return next;
+      const { changedFiles, reverted } = event;
+      return { ...next, turns: { ...state.turns, [event.turnId]: { ...known, changedFiles, reverted } } };
+    }
+    case "verify.finished": {
+      const { id: _id, sessionId: _session, at: _at, ...verification } = event;
+      return { ...next, verifications: { ...state.verifications, [event.turnId]: verification } };
+    }
     default:
       // An event this UI does not know yet (a newer service): counted as seen, shown as nothing.
       return next;
   }
-}
-
-/** Tool parts by call id, for the approvals and questions that name a call. */
-export function waitingCallIds(state: ChatState): Set<string> {
-  return new Set([...state.approvals.map((a) => a.callId), ...state.questions.map((q) => q.callId)]);
 }

@@ -2,6 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 import { Panel, PanelGroup, PanelResizeHandle } from "react-resizable-panels";
+import { ChatPanel } from "../chat/ChatPanel";
 import { EditorArea } from "../editor/EditorArea";
 import { useEditor } from "../editor/use-editor";
 import { FileTree } from "../file-tree/FileTree";
@@ -9,14 +10,17 @@ import { TerminalPanel } from "../terminal/TerminalPanel";
 import styles from "./ide.module.css";
 import { useFileChanges } from "./use-file-changes";
 
-/** File tree on the left, editor in the centre, terminals below it; the split sizes are remembered. */
+/**
+ * File tree on the left, editor in the centre with terminals below it, the agent's chat on the
+ * right; the split sizes are remembered.
+ */
 export function IdeLayout({ workspaceId, running }: { workspaceId: string; running: boolean }) {
   const editor = useEditor(workspaceId);
   const { active } = useSyncExternalStore(editor.subscribe, editor.snapshot, editor.snapshot);
   useFileChanges(workspaceId, editor, running);
 
   return (
-    <PanelGroup direction="horizontal" autoSaveId="coder.ide.columns" className={styles.panels}>
+    <PanelGroup direction="horizontal" autoSaveId="coder.ide.columns.chat" className={styles.panels}>
       <Panel defaultSize={20} minSize={10} className={styles.panel}>
         <FileTree
           workspaceId={workspaceId}
@@ -27,7 +31,7 @@ export function IdeLayout({ workspaceId, running }: { workspaceId: string; runni
         />
       </Panel>
       <PanelResizeHandle className={styles.handleVertical} />
-      <Panel minSize={30} className={styles.panel}>
+      <Panel defaultSize={52} minSize={25} className={styles.panel}>
         <PanelGroup direction="vertical" autoSaveId="coder.ide.rows">
           <Panel defaultSize={65} minSize={15} className={styles.panel}>
             <EditorArea controller={editor} />
@@ -37,6 +41,10 @@ export function IdeLayout({ workspaceId, running }: { workspaceId: string; runni
             <TerminalPanel workspaceId={workspaceId} />
           </Panel>
         </PanelGroup>
+      </Panel>
+      <PanelResizeHandle className={styles.handleVertical} />
+      <Panel defaultSize={28} minSize={15} className={styles.panel}>
+        <ChatPanel workspaceId={workspaceId} />
       </Panel>
     </PanelGroup>
   );

@@ -1,0 +1,122 @@
+"use client";
+
+import type { ModelList, TurnSummary } from "@coder/protocol";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { errorMessage } from "../../lib/errors/error-message";
+import { useTRPC } from "../../lib/trpc/client";
+import { ApprovalPrompt } from "./ApprovalPrompt";
+import { Composer } from "./Composer";
+import styles from "./chat.module.css";
+import { MessageView } from "./MessageView";
+import { QuestionPrompt } from "./QuestionPrompt";
+import { SessionSettings } from "./SessionSettings";
+import type { ChatState } from "./session-state";
+import { TodoList } from "./TodoList";
+import { TurnActions } from "./TurnActions";
+import { useChatSession } from "./use-chat-session";
+
+/** The finished turns, by the message they end at (the answer, or the prompt if none came). */
+function turnsByLastMessage(state: ChatState): Map<string, TurnSummary> {
+  const map = new Map<string, TurnSummary>();
+  for (const turn of Object.values(state.turns)) {
+    if (turn.status !== "running") map.set(turn.assistantMessageId ?? turn.userMessageId, turn);
+  }
+  return map;
+}
+
+/** What the agent is doing right now, in a few words. */
+function activity(state: ChatState): string {
+  if (state.approvals.length || state.questions.length) return "Waiting for you";
+  const parts = state.messages.at(-1)?.parts ?? [];
+  const tool = parts.findLast((p) => p.type === "tool" && (p.state === "running" || p.state === "pending"));
+  return tool?.type === "tool" ? `Running ${tool.tool}…` : "Working…";
+}
+
+export function Conversation({ sessionId, models }: { sessionId: string; models: ModelList | undefined }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { state, loadError, streamError } = useChatSession(sessionId);
+  const list = useRef<HTMLDivElement>(null);
+  // Whether the view is at the bottom: only then does it follow new output (reading back stays put).
+  const following = useRef(true);
+  const title = state?.session.title;
+
+  // A new title (set by the agent or here) shows in the session list too.
+  useEffect(() => {
+    if (title) void queryClient.invalidateQueries({ queryKey: trpc.session.list.pathKey() });
+  }, [title, queryClient, trpc]);
+
+  const size = state ? state.lastEventId : 0;
+  useEffect(() => {
+    const el = list.current;
+    if (size && el && following.current) el.scrollTop = el.scrollHeight;
+  }, [size]);
+
+  if (loadError) {
+    return (
+      <p className={styles.notice} role="alert">
+        Could not load the session: {errorMessage(loadError)}
+      </p>
+    );
+  }
+  if (!state) {
+    return (
+      <p className={styles.notice}>
+        <span className="spinner" /> Loading the session…
+      </p>
+    );
+  }
+  const endings = turnsByLastMessage(state);
+  const noModel = models !== undefined && models.models.length === 0;
+  return (
+    <>
+      <SessionSettings session={state.session} models={models} disabled={state.running !== null} />
+      {state.todos.length > 0 && <TodoList todos={state.todos} />}
+      <div
+        ref={list}
+        className={styles.messages}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
+        {state.messages.length === 0 && (
+          <p className={styles.notice}>Ask the agent to read, change or run something in this workspace.</p>
+        )}
+        {state.messages.map((message) => {
+          const turn = endings.get(message.id);
+          return (
+            <div key={message.id}>
+              <MessageView message={message} />
+              {turn?.error && (
+                <div className={styles.toolError} role="alert">
+                  {turn.error}
+                </div>
+              )}
+              {turn && <TurnActions turn={turn} verification={state.verifications[turn.id]} />}
+            </div>
+          );
+        })}
+        {state.approvals.map((request) => (
+          <ApprovalPrompt key={request.id} request={request} />
+        ))}
+        {state.questions.map((request) => (
+          <QuestionPrompt key={request.id} request={request} />
+        ))}
+        {state.running && (
+          <output className={styles.activity}>
+            <span className="spinner" /> {activity(state)}
+          </output>
+        )}
+        {streamError && (
+          <div className={styles.toolError} role="alert">
+            Live updates interrupted ({streamError}); reconnecting…
+          </div>
+        )}
+      </div>
+      {noModel && <p className={styles.setupHint}>{models.setupHint ?? "No model is configured."}</p>}
+      <Composer sessionId={sessionId} running={state.running !== null} disabled={noModel} />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import type { QuestionRequest } from "@coder/protocol";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { errorMessage } from "../../lib/errors/error-message";
+import { useTRPC } from "../../lib/trpc/client";
+import styles from "./chat.module.css";
+
+/** The agent's questions: pick an option (or several, where allowed) for each, then send. */
+export function QuestionPrompt({ request }: { request: QuestionRequest }) {
+  const trpc = useTRPC();
+  const answer = useMutation(trpc.session.answer.mutationOptions());
+  const [chosen, setChosen] = useState<string[][]>(() => request.questions.map(() => []));
+
+  const toggle = (index: number, option: string, multiple: boolean) =>
+    setChosen((all) =>
+      all.map((picked, i) => {
+        if (i !== index) return picked;
+        if (!multiple) return [option];
+        return picked.includes(option) ? picked.filter((o) => o !== option) : [...picked, option];
+      }),
+    );
+  const send = (answers: string[][] | null) =>
+    answer.mutate({ sessionId: request.sessionId, requestId: request.id, answers });
+
+  return (
+    <div className={styles.prompt} data-testid="question">
+      {request.questions.map((q, index) => (
+        <fieldset key={q.question} className={styles.question}>
+          <legend className={styles.promptTitle}>{q.question}</legend>
+          {q.options.map((option) => (
+            <label key={option} className={styles.option}>
+              <input
+                type={q.multiple ? "checkbox" : "radio"}
+                name={`${request.id}-${index}`}
+                data-testid="question-option"
+                checked={chosen[index]?.includes(option) ?? false}
+                onChange={() => toggle(index, option, q.multiple === true)}
+              />
+              {option}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <div className={styles.promptActions}>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="question-submit"
+          disabled={answer.isPending || chosen.some((c) => c.length === 0)}
+          onClick={() => send(chosen)}
+        >
+          Answer
+        </button>
+        <button type="button" className="button" disabled={answer.isPending} onClick={() => send(null)}>
+          Decline
+        </button>
+      </div>
+      {answer.isError && <div className={styles.toolError}>{errorMessage(answer.error)}</div>}
+    </div>
+  );
+}

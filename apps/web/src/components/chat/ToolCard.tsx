@@ -1,0 +1,81 @@
+import type { ToolPart } from "@coder/protocol";
+import { useState } from "react";
+import styles from "./chat.module.css";
+import { DiffView } from "./DiffView";
+import { type ToolBody, toolBody } from "./tool-body";
+import { toolStatus, toolSummary } from "./tool-summary";
+
+/** Bodies worth seeing without a click: what changed, what ran, what went wrong. */
+const OPEN_BY_DEFAULT = new Set<ToolBody["kind"]>(["diff", "output", "error"]);
+
+/** One tool call: its summary line, and under it (folded for reads and searches) what it did. */
+export function ToolCard({ part }: { part: ToolPart }) {
+  const status = toolStatus(part);
+  const body = toolBody(part);
+  const [open, setOpen] = useState<boolean | null>(null);
+  const shown = open ?? OPEN_BY_DEFAULT.has(body.kind);
+  const busy = status === "pending" || status === "running";
+  return (
+    <div className={styles.toolCard} data-testid="tool-card" data-tool={part.tool} data-status={status}>
+      <button
+        type="button"
+        className={styles.toolSummary}
+        aria-expanded={shown}
+        disabled={body.kind === "none"}
+        onClick={() => setOpen(!shown)}
+      >
+        {busy ? <span className="spinner" /> : <span className={styles[`status-${status}`]}>●</span>}
+        <span className={styles.toolTitle}>{toolSummary(part)}</span>
+      </button>
+      {shown && <ToolBodyView body={body} />}
+    </div>
+  );
+}
+
+function ToolBodyView({ body }: { body: ToolBody }) {
+  switch (body.kind) {
+    case "error":
+      return (
+        <div className={styles.toolError} role="alert">
+          {body.message}
+          {body.hint && <div className={styles.hint}>{body.hint}</div>}
+        </div>
+      );
+    case "diff":
+      return <DiffView diff={body.diff} />;
+    case "output":
+      return (
+        <pre className={styles.output} data-testid="tool-output">
+          {body.text || "(no output yet)"}
+        </pre>
+      );
+    case "lines":
+      return (
+        <pre className={styles.output}>
+          {body.lines.map((l) => (
+            <div key={l.number}>
+              <span className={styles.lineNumber}>{l.number}</span>
+              {l.text}
+            </div>
+          ))}
+        </pre>
+      );
+    case "matches":
+      return (
+        <pre className={styles.output}>
+          {body.matches.length === 0
+            ? "(no matches)"
+            : body.matches.map((m) => (
+                <div key={`${m.path}:${m.line}`}>
+                  <span className={styles.lineNumber}>
+                    {m.path}:{m.line}
+                  </span>
+                  {m.text}
+                </div>
+              ))}
+        </pre>
+      );
+    case "none":
+      return null;
+  }
+}

@@ -1,0 +1,56 @@
+import type { ToolPart } from "@coder/protocol";
+
+/** What the body of a tool card shows, worked out from the call and its result. */
+export type ToolBody =
+  | { kind: "error"; message: string; hint?: string }
+  | { kind: "diff"; diff: string }
+  | { kind: "output"; text: string }
+  | { kind: "lines"; lines: { number: number; text: string }[] }
+  | { kind: "matches"; matches: { path: string; line: number; text: string }[] }
+  | { kind: "none" };
+
+const FILE_CHANGING = new Set(["write", "edit"]);
+const PATCHES = new Set(["patch", "apply_patch"]);
+
+const str = (value: unknown): string => (typeof value === "string" ? value : "");
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+
+/** stdout then stderr, as the shell would have shown them (each part only when there is some). */
+function shellOutput(source: Record<string, unknown>): string {
+  return [str(source.stdout), str(source.stderr)].filter(Boolean).join("\n");
+}
+
+export function toolBody(
+  part: Pick<ToolPart, "tool" | "input" | "state" | "result" | "progress" | "output">,
+): ToolBody {
+  const result = part.result ? record(part.result) : undefined;
+  const error = part.result?.error;
+  if (error) return { kind: "error", message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  if (part.state === "error") return { kind: "error", message: part.output || "The tool failed." };
+
+  if (part.tool === "bash") {
+    const text = shellOutput(result ?? record(part.progress));
+    const exit = result && typeof result.exit_code === "number" && result.exit_code !== 0;
+    return { kind: "output", text: exit ? `${text}\n[exit code ${result.exit_code}]`.trimStart() : text };
+  }
+  if (!result) return { kind: "none" };
+  if (FILE_CHANGING.has(part.tool) && str(result.diff)) return { kind: "diff", diff: str(result.diff) };
+  if (PATCHES.has(part.tool)) {
+    const patch = str(result.diff) || str(record(part.input).patch);
+    return patch ? { kind: "diff", diff: patch } : { kind: "none" };
+  }
+  if (part.tool === "read" && typeof result.content === "string") {
+    const first = typeof result.start_line === "number" ? result.start_line : 1;
+    const lines = result.content === "" ? [] : result.content.replace(/\n$/, "").split("\n");
+    return { kind: "lines", lines: lines.map((text, i) => ({ number: first + i, text })) };
+  }
+  if (part.tool === "grep" && Array.isArray(result.matches)) {
+    const matches = result.matches.map((m) => {
+      const match = record(m);
+      return { path: str(match.path), line: Number(match.line) || 0, text: str(match.text) };
+    });
+    return { kind: "matches", matches };
+  }
+  return part.output ? { kind: "output", text: part.output } : { kind: "none" };
+}

@@ -1,0 +1,206 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TRPCClient } from "@trpc/client";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
+import type { AppRouter } from "../apps/sandbox/src/trpc/router";
+import { launchBrowser, logIn } from "./support/browser";
+import { type ModelServer, startModelServer } from "./support/model-server";
+import { type Stack, startStack } from "./support/stack";
+
+/** What the model was told by tools (results, rejection messages, answers) in request `n`. */
+const toolMessages = (model: ModelServer, n: number) =>
+  (model.requests[n]?.body.messages ?? [])
+    .filter((m) => m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
+
+describe("the agent in the IDE, in Chromium", () => {
+  let stack: Stack;
+  let browser: Browser;
+  let model: ModelServer;
+  let api: TRPCClient<AppRouter>;
+  let workspaceId: string;
+  let configDir: string;
+
+  beforeAll(async () => {
+    model = await startModelServer();
+    configDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-agent-"));
+    const configFile = path.join(configDir, "agent.json");
+    // Shell commands ask first, so the approval flow can be seen.
+    writeFileSync(configFile, JSON.stringify({ permissions: { "*": { bash: "ask" } } }));
+    [stack, browser] = await Promise.all([
+      startStack({
+        agentEnv: {
+          CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
+          CODER_MODELS: "scripted",
+          CODER_AGENT_CONFIG: configFile,
+        },
+      }),
+      launchBrowser(),
+    ]);
+    api = trpcClient(stack.url, await login(stack.url, stack.token));
+    workspaceId = (await api.workspace.create.mutate({ name: "e2e agent" })).id;
+    await waitForStatus(api, workspaceId, "running");
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await model?.close();
+    if (configDir) rmSync(configDir, { recursive: true, force: true });
+  });
+
+  /** The IDE of the test workspace with a new chat session open. */
+  async function openChat(): Promise<Page> {
+    const page = await browser.newPage();
+    await logIn(page, stack.url, stack.token);
+    await page.goto(`${stack.url}/w/${workspaceId}`);
+    // Ready: hydrated, with the session list loaded.
+    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
+    const before = await page.getByTestId("session-item").count();
+    await page.getByTestId("session-new").click();
+    await expect.poll(() => page.getByTestId("session-item").count()).toBe(before + 1);
+    await page.locator('[data-testid=session-item][data-current="true"]').waitFor();
+    return page;
+  }
+
+  async function ask(page: Page, text: string): Promise<void> {
+    await page.getByTestId("chat-input").fill(text);
+    await page.getByTestId("chat-send").click();
+  }
+
+  const card = (page: Page, tool: string) =>
+    page.locator(`[data-testid=tool-card][data-tool="${tool}"]`).last();
+  const assistantText = (page: Page) =>
+    page.locator("[data-testid=message][data-role=assistant]").last().innerText();
+
+  it("reads and edits a file: the diff shows, the open tab follows, and revert turn restores it", async () => {
+    await api.files.write.mutate({ workspaceId, path: "settings.py", content: "DEBUG = True\n" });
+    const page = await openChat();
+    await page.locator('[data-testid=tree-item][data-path="settings.py"]').click();
+    const editor = page.getByTestId("editor").locator(".cm-content");
+    await expect.poll(() => editor.innerText(), { timeout: 15_000 }).toContain("DEBUG = True");
+
+    model.push(
+      { toolCalls: [{ name: "read", args: { path: "settings.py" } }] },
+      {
+        toolCalls: [
+          {
+            name: "edit",
+            args: { path: "settings.py", old_string: "DEBUG = True", new_string: "DEBUG = False" },
+          },
+        ],
+      },
+      { text: "Debug mode is **off**." },
+    );
+    await ask(page, "Turn debug off");
+
+    await card(page, "read").and(page.locator("[data-status=completed]")).waitFor({ timeout: 60_000 });
+    const edit = card(page, "edit");
+    await edit.and(page.locator("[data-status=completed]")).waitFor({ timeout: 60_000 });
+    const diff = edit.getByTestId("tool-diff");
+    await expect.poll(() => diff.innerText()).toContain("+DEBUG = False");
+    expect(await diff.innerText()).toContain("-DEBUG = True");
+    await expect.poll(() => assistantText(page), { timeout: 30_000 }).toContain("Debug mode is off.");
+    // The clean tab shows the agent's edit without a reload.
+    await expect.poll(() => editor.innerText(), { timeout: 15_000 }).toContain("DEBUG = False");
+
+    // The turn's own diff, from its snapshots.
+    await page.getByRole("button", { name: "Changes" }).click();
+    await expect
+      .poll(() => page.getByTestId("turn-diff").innerText(), { timeout: 30_000 })
+      .toContain("+DEBUG = False");
+
+    await page.getByTestId("turn-revert").click();
+    await page.getByTestId("turn-undo-revert").waitFor({ timeout: 30_000 });
+    expect((await api.files.read.query({ workspaceId, path: "settings.py" })).content).toBe("DEBUG = True\n");
+    await expect.poll(() => editor.innerText(), { timeout: 15_000 }).toContain("DEBUG = True");
+
+    await page.getByTestId("turn-undo-revert").click();
+    await page.getByTestId("turn-revert").waitFor({ timeout: 30_000 });
+    expect((await api.files.read.query({ workspaceId, path: "settings.py" })).content).toBe(
+      "DEBUG = False\n",
+    );
+    await expect.poll(() => editor.innerText(), { timeout: 15_000 }).toContain("DEBUG = False");
+    await page.close();
+  });
+
+  it("asks before a shell command: approved, it runs with its output streaming; rejected, the model gets the reason", async () => {
+    const page = await openChat();
+    const command = "for i in 1 2 3; do echo line$i; sleep 1; done";
+    model.push({ toolCalls: [{ name: "bash", args: { command } }] }, { text: "Counted." });
+    await ask(page, "count to three");
+
+    const approval = page.getByTestId("approval");
+    await approval.waitFor({ timeout: 60_000 });
+    expect(await approval.innerText()).toContain("line$i");
+    await page.getByTestId("approval-once").click();
+    const bash = card(page, "bash");
+    const output = bash.getByTestId("tool-output");
+    // The first line shows while the command still runs.
+    await expect
+      .poll(
+        async () => `${await bash.getAttribute("data-status")} ${await output.innerText().catch(() => "")}`,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toMatch(/^running [\s\S]*line1/);
+    await bash.and(page.locator("[data-status=completed]")).waitFor({ timeout: 30_000 });
+    expect(await output.innerText()).toContain("line3");
+    await expect.poll(() => assistantText(page), { timeout: 30_000 }).toContain("Counted.");
+
+    model.push(
+      { toolCalls: [{ name: "bash", args: { command: "rm -rf node_modules" } }] },
+      { text: "Fine." },
+    );
+    await ask(page, "clean up");
+    await approval.waitFor({ timeout: 60_000 });
+    const before = model.requests.length;
+    await page.getByTestId("approval-message").fill("keep node_modules, I need it offline");
+    await page.getByTestId("approval-reject").click();
+    await approval.waitFor({ state: "detached", timeout: 30_000 });
+    await model.waitForRequests(before + 1);
+    expect(toolMessages(model, before)).toContain("keep node_modules, I need it offline");
+    await expect.poll(() => assistantText(page), { timeout: 30_000 }).toContain("Fine.");
+    await page.close();
+  });
+
+  it("shows the agent's question, and the chosen answer reaches the model", async () => {
+    const page = await openChat();
+    const questions = [{ question: "Which test runner?", options: ["vitest", "jest"] }];
+    model.push({ toolCalls: [{ name: "question", args: { questions } }] }, { text: "Using vitest." });
+    await ask(page, "add tests");
+
+    const question = page.getByTestId("question");
+    await question.waitFor({ timeout: 60_000 });
+    expect(await question.innerText()).toContain("Which test runner?");
+    const before = model.requests.length;
+    await question.getByLabel("vitest").check();
+    await page.getByTestId("question-submit").click();
+    await model.waitForRequests(before + 1);
+    expect(toolMessages(model, before)).toContain("vitest");
+    await expect.poll(() => assistantText(page), { timeout: 30_000 }).toContain("Using vitest.");
+    await page.close();
+  });
+
+  it("resumes a streaming answer after a reload without gaps or repeats", async () => {
+    const page = await openChat();
+    const words = Array.from({ length: 40 }, (_, i) => `w${i} `);
+    model.push({ text: words, delayMs: 200 });
+    await ask(page, "say forty words");
+
+    await expect.poll(() => assistantText(page).catch(() => ""), { timeout: 60_000 }).toContain("w5");
+    await page.reload();
+    await page.getByTestId("chat-panel").waitFor({ timeout: 30_000 });
+    // The reload lands in the middle of the turn: the stream carries on from there.
+    await page.getByTestId("chat-abort").waitFor({ timeout: 30_000 });
+    await expect.poll(() => assistantText(page).catch(() => ""), { timeout: 60_000 }).toContain("w39");
+    expect((await assistantText(page)).trim()).toBe(words.join("").trim());
+    await page.getByTestId("chat-send").waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+});
