@@ -175,18 +175,24 @@ describe("language intelligence in the editor", () => {
       .toContain("def add");
   });
 
-  // bash-language-server reports diagnostics only through shellcheck, and documents builtins with
-  // `help … | col`: the workspace image has neither, so this covers what the server offers there.
-  it("shows a shell function's definition on hover and jumps to it", async () => {
+  // bash-language-server's diagnostics come from shellcheck and its builtin docs from
+  // `help … | col`; the workspace image has both.
+  it("shows shellcheck problems, builtin and function hovers, and jumps to a function", async () => {
     const page = await browser.newPage();
     await openWorkspace(page, stack, "e2e lsp bash");
     await writeFiles(page, {
-      "run.sh": '#!/bin/bash\\ngreet() {\\n  echo "hi $1"\\n}\\ngreet world\\n',
+      "run.sh": '#!/bin/bash\\ngreet() {\\n  echo "hi $1"\\n}\\ngreet world\\nls $HOME_DIR\\n',
     });
     await openFile(page, "run.sh");
     await waitReady(page, "bash");
 
     expect(await hoverText(page, "greet world", "greet")).toMatch(/Function: greet[\s\S]*line 2/);
+    expect(await hoverText(page, "echo", "echo")).toMatch(/Write arguments to the standard output/);
+
+    // shellcheck's SC2086: the unquoted variable is underlined and listed.
+    const problem = page.getByTestId("problem").filter({ hasText: /quote/i });
+    await problem.first().waitFor({ timeout: 30_000 });
+    expect(await page.locator("[data-testid=editor] .cm-lintRange").count()).toBeGreaterThan(0);
 
     const call = await pointAt(page, "greet world", "greet");
     await page.mouse.click(call.x, call.y);
