@@ -68,6 +68,11 @@ export interface TurnState {
   rules(): Rule[];
   grant(permission: string, patterns: readonly string[]): Promise<void>;
   switchAgent(agent: AgentName): Promise<void>;
+  /**
+   * Records the workspace before the turn's first file-changing call (once per turn). Called
+   * after the call was approved, so edits the person made while being asked stay theirs.
+   */
+  beforeFileChange(tool: string): Promise<void>;
   /** Runs a sub-agent in a child session to completion (task). */
   runSubagent(agent: AgentName, objective: string, onSession: (id: string) => void): Promise<string>;
 }

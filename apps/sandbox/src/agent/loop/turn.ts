@@ -150,6 +150,10 @@ class TurnRun implements TurnState {
     await this.recorder.emit({ type: "session.updated", session: this.session });
   }
 
+  async beforeFileChange(tool: string): Promise<void> {
+    await this.changes?.beforeCall(tool);
+  }
+
   async runSubagent(agent: AgentName, objective: string, onSession: (id: string) => void): Promise<string> {
     const child = await this.input.store.create({
       workspaceId: this.session.workspaceId,
@@ -309,7 +313,6 @@ class TurnRun implements TurnState {
     const run = this.queue.then(async () => {
       const part = this.callPart(callId, tool);
       part.input = input;
-      if (!this.signal.aborted && !this.stopRequested) await this.changes?.beforeCall(tool);
       const result = this.signal.aborted
         ? outcome("aborted", "the call was cancelled")
         : this.stopRequested

@@ -108,4 +108,28 @@ describe("turn snapshots", () => {
     expect(error.kind).toBe("busy");
     expect(read("greet.txt")).toBe("goodbye world\n");
   });
+
+  it("leaves out of the turn what the person edited while the agent waited for approval", async () => {
+    f = await startAgentFixture({
+      config: { permissions: { "*": { bash: "ask" as const } } },
+      script: [
+        { toolCalls: [{ name: "bash", args: { command: "echo agent > agent.txt", description: "write" } }] },
+        { text: "Done." },
+      ],
+    });
+    const session = await f.newSession();
+    const view = f.watch(session.id);
+    const { turnId } = await f.agent.prompt({ sessionId: session.id, text: "write a file" });
+    const asked = await view.waitFor((e) => e.type === "approval.asked");
+    if (asked.type !== "approval.asked") throw new Error("no approval");
+    // The person keeps typing while being asked.
+    writeFileSync(file("mine.txt"), "typed during the approval\n");
+    f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
+    await view.waitFor((e) => e.type === "turn.changes" && e.turnId === turnId && e.changedFiles);
+    const ref = { sessionId: session.id, turnId };
+    expect((await f.agent.turnDiff(ref)).files.map((d) => d.path)).toEqual(["agent.txt"]);
+    await f.agent.revertTurn(ref);
+    expect(existsSync(file("agent.txt"))).toBe(false);
+    expect(read("mine.txt")).toBe("typed during the approval\n");
+  });
 });

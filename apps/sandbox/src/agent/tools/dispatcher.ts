@@ -74,6 +74,8 @@ export async function dispatch(turn: TurnState, part: ToolPart): Promise<Outcome
   const gate = await authorize(turn, part, request);
   if (gate) return gate;
 
+  await turn.beforeFileChange(part.tool);
+  if (turn.signal.aborted) return aborted();
   part.state = "running";
   void turn.message.update(part);
   if (SERVICE_TOOLS.has(part.tool)) return runLocal(turn, part, args);
