@@ -203,4 +203,23 @@ describe("the agent in the IDE, in Chromium", () => {
     await page.getByTestId("chat-send").waitFor({ timeout: 30_000 });
     await page.close();
   });
+
+  it("runs a sub-agent for a task and shows its session inside the task card", async () => {
+    const page = await openChat();
+    // Requests arrive in this order: the parent's first step, the child's turn, the parent's last step.
+    model.push(
+      { toolCalls: [{ name: "task", args: { agent: "explore", objective: "Find the settings file" } }] },
+      { text: "The settings live in settings.py." },
+      { text: "The explorer found them in settings.py." },
+    );
+    await ask(page, "Where are the settings?");
+    const task = card(page, "task");
+    await task.and(page.locator("[data-status=completed]")).waitFor({ timeout: 60_000 });
+    await expect.poll(() => assistantText(page), { timeout: 30_000 }).toContain("The explorer found them");
+    await task.getByTestId("subagent-toggle").click();
+    await expect
+      .poll(() => task.getByTestId("subagent-session").innerText(), { timeout: 30_000 })
+      .toContain("The settings live in settings.py.");
+    await page.close();
+  });
 });

@@ -30,6 +30,17 @@ describe("fs.changed notifications", () => {
     await reported({ type: "unlink", path: "src/a.txt" });
   });
 
+  it("report files written into a folder in the same moment it was created", async () => {
+    // Nothing waits between the folder and its contents: the files exist before any watch on it.
+    await mkdir(at("a/b"), { recursive: true });
+    await Promise.all([writeFile(at("a/one.txt"), "1"), writeFile(at("a/b/two.txt"), "2")]);
+    await Promise.all([
+      reported({ type: "addDir", path: "a" }),
+      reported({ type: "add", path: "a/one.txt" }),
+      reported({ type: "add", path: "a/b/two.txt" }),
+    ]);
+  });
+
   it("report a rename as the old path going and the new one coming", async () => {
     await writeFile(at("old.txt"), "x");
     await reported({ type: "add", path: "old.txt" });

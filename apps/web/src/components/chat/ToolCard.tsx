@@ -2,7 +2,8 @@ import type { ToolPart } from "@coder/protocol";
 import { useState } from "react";
 import styles from "./chat.module.css";
 import { DiffView } from "./DiffView";
-import { type ToolBody, toolBody } from "./tool-body";
+import { SubagentView } from "./SubagentView";
+import { subagentSession, type ToolBody, toolBody } from "./tool-body";
 import { toolStatus, toolSummary } from "./tool-summary";
 
 /** Bodies worth seeing without a click: what changed, what ran, what went wrong. */
@@ -15,6 +16,8 @@ export function ToolCard({ part }: { part: ToolPart }) {
   const [open, setOpen] = useState<boolean | null>(null);
   const shown = open ?? OPEN_BY_DEFAULT.has(body.kind);
   const busy = status === "pending" || status === "running";
+  const child = subagentSession(part);
+  const [showChild, setShowChild] = useState(false);
   return (
     <div className={styles.toolCard} data-testid="tool-card" data-tool={part.tool} data-status={status}>
       <button
@@ -28,6 +31,18 @@ export function ToolCard({ part }: { part: ToolPart }) {
         <span className={styles.toolTitle}>{toolSummary(part)}</span>
       </button>
       {shown && <ToolBodyView body={body} />}
+      {child && (
+        <button
+          type="button"
+          className={styles.subagentToggle}
+          data-testid="subagent-toggle"
+          aria-expanded={showChild}
+          onClick={() => setShowChild(!showChild)}
+        >
+          {showChild ? "Hide" : "Show"} the sub-agent's work
+        </button>
+      )}
+      {child && showChild && <SubagentView sessionId={child} />}
     </div>
   );
 }

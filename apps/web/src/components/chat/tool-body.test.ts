@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolBody } from "./tool-body";
+import { subagentSession, toolBody } from "./tool-body";
 
 const diff = "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n";
 
@@ -79,5 +79,13 @@ describe("a tool card's body", () => {
       kind: "output",
       text: "a/\nb",
     });
+  });
+});
+
+describe("a task card", () => {
+  it("links to the sub-agent's session once the runtime reports it", () => {
+    expect(subagentSession({ tool: "task", progress: { sessionId: "ses_child123" } })).toBe("ses_child123");
+    expect(subagentSession({ tool: "task", progress: undefined })).toBeUndefined();
+    expect(subagentSession({ tool: "bash", progress: { sessionId: "ses_child123" } })).toBeUndefined();
   });
 });

@@ -54,3 +54,10 @@ export function toolBody(
   }
   return part.output ? { kind: "output", text: part.output } : { kind: "none" };
 }
+
+/** The child session a `task` call runs its sub-agent in, once the runtime has made it. */
+export function subagentSession(part: Pick<ToolPart, "tool" | "progress">): string | undefined {
+  if (part.tool !== "task") return undefined;
+  const id = record(part.progress)?.sessionId;
+  return typeof id === "string" ? id : undefined;
+}
