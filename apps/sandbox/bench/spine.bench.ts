@@ -50,7 +50,9 @@ export async function run(): Promise<BenchResult[]> {
     const docker = new Docker();
     const container = `coder-${t.instance}-${id}`;
 
-    // Warm both paths, then interleave so machine noise hits both alike.
+    // Warm both paths, then alternate blocks of each so machine noise hits both alike. Blocks, not
+    // single calls: each docker exec leaves the engine busy for a moment (the exec's exit and
+    // cleanup), which would otherwise land on the daemon call that follows it.
     await daemon.request("tools.execute", {
       tool: "read",
       args: { path: "bench.txt" },
@@ -60,18 +62,24 @@ export async function run(): Promise<BenchResult[]> {
     await dockerExecCat(docker, container, "/workspace/bench.txt");
     const viaDaemon: number[] = [];
     const viaExec: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      let s = now();
-      await daemon.request("tools.execute", {
-        tool: "read",
-        args: { path: "bench.txt" },
-        sessionId: "bench",
-        callId: `c${i}`,
-      });
-      viaDaemon.push(now() - s);
-      s = now();
-      await dockerExecCat(docker, container, "/workspace/bench.txt");
-      viaExec.push(now() - s);
+    for (let round = 0; round < 5; round++) {
+      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 20; i++) {
+        const s = now();
+        await daemon.request("tools.execute", {
+          tool: "read",
+          args: { path: "bench.txt" },
+          sessionId: "bench",
+          callId: `c${round}-${i}`,
+        });
+        viaDaemon.push(now() - s);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 8; i++) {
+        const s = now();
+        await dockerExecCat(docker, container, "/workspace/bench.txt");
+        viaExec.push(now() - s);
+      }
     }
     const d50 = percentile(viaDaemon, 50);
     const e50 = percentile(viaExec, 50);
