@@ -1,0 +1,45 @@
+import Docker from "dockerode";
+import { LABEL_INSTANCE } from "../docker/container-spec";
+
+/** Test instances are `t` + 8 hex digits (harness.ts newInstance). */
+const TEST_INSTANCE = /^t[0-9a-f]{8}$/;
+/** Older than any test run, so a suite running next to this one is left alone. */
+const STALE_AFTER_MS = 30 * 60_000;
+
+/**
+ * Removes what earlier test runs left behind when they were killed before their cleanup ran
+ * (containers and volumes of test instances), so leftovers do not pile up on a developer's engine.
+ */
+export default async function removeStaleTestWorkspaces(): Promise<void> {
+  const docker = new Docker();
+  const cutoff = (Date.now() - STALE_AFTER_MS) / 1000;
+  const containers = await docker.listContainers({ all: true, filters: { label: [LABEL_INSTANCE] } });
+  const stale = containers.filter(
+    (c) => TEST_INSTANCE.test(c.Labels[LABEL_INSTANCE] ?? "") && c.Created < cutoff,
+  );
+  await Promise.all(
+    stale.map((c) =>
+      docker
+        .getContainer(c.Id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
+  );
+  const { Volumes } = await docker.listVolumes({ filters: { label: [LABEL_INSTANCE] } });
+  const live = new Set(
+    (await docker.listContainers({ all: true, filters: { label: [LABEL_INSTANCE] } })).map(
+      (c) => c.Labels[LABEL_INSTANCE],
+    ),
+  );
+  const orphans = (Volumes ?? []).filter(
+    (v) => TEST_INSTANCE.test(v.Labels?.[LABEL_INSTANCE] ?? "") && !live.has(v.Labels?.[LABEL_INSTANCE]),
+  );
+  await Promise.all(
+    orphans.map((v) =>
+      docker
+        .getVolume(v.Name)
+        .remove()
+        .catch(() => undefined),
+    ),
+  );
+}
