@@ -17,3 +17,21 @@ export async function imageSize(ref) {
 export function formatBytes(bytes) {
   return `${Math.round(bytes / 1e6)} MB`;
 }
+
+/**
+ * Removes the `name:<12-hex content hash>` images other than `keep`. `docker image rm` without
+ * force refuses an image a container still uses, so workspaces on an older image keep it.
+ * Returns how many were removed.
+ */
+export async function removeOlderImages(name, keep) {
+  const listed = await capture("docker", ["image", "ls", name, "--format", "{{.Repository}}:{{.Tag}}"]);
+  const old = listed.stdout
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((ref) => /:[0-9a-f]{12}$/.test(ref) && ref !== keep);
+  let removed = 0;
+  for (const ref of old) {
+    if ((await capture("docker", ["image", "rm", ref])).code === 0) removed++;
+  }
+  return removed;
+}

@@ -3,7 +3,7 @@
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { bundleDaemon, DAEMON_ENTRY } from "./bundle.mjs";
-import { formatBytes, imageId, imageSize } from "./docker-images.mjs";
+import { formatBytes, imageId, imageSize, removeOlderImages } from "./docker-images.mjs";
 import { hashTree } from "./hash.mjs";
 import { repoPath } from "./paths.mjs";
 import { run } from "./run.mjs";
@@ -107,6 +107,9 @@ export async function ensureWorkspaceImage(baseImage, { daemonEntry } = {}) {
     );
   }
   await run("docker", ["tag", tag, `${IMAGE_NAME}:latest`], { prefix: "tag" });
+  const removed = await removeOlderImages(IMAGE_NAME, tag);
+  if (removed > 0)
+    info(`removed ${removed} older workspace image${removed === 1 ? "" : "s"} no workspace uses`);
   info(`${tag}: ${formatBytes(await imageSize(tag))}`);
   process.env.CODER_IMAGE = tag;
   return tag;
