@@ -1,3 +1,5 @@
+import { socketUrl } from "../../lib/sockets/socket-url";
+
 /** The terminal's view of a WebSocket: small enough that tests can stand in for it. */
 
 export interface SocketHandlers {
@@ -31,12 +33,11 @@ export const openBrowserSocket: OpenSocket = (url, handlers) => {
   };
 };
 
-/** `ws(s)://<this origin>/terminal/<workspace>/<terminal>`: the service serves it on the page's origin. */
+/** Where the service serves this kind of socket for a workspace. */
 export function terminalUrl(
   location: Pick<Location, "protocol" | "host">,
   workspaceId: string,
   name: string,
-) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/terminal/${encodeURIComponent(workspaceId)}/${encodeURIComponent(name)}`;
+): string {
+  return socketUrl(location, "terminal", workspaceId, name);
 }

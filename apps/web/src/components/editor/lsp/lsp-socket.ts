@@ -1,3 +1,5 @@
+import { socketUrl } from "../../../lib/sockets/socket-url";
+
 /** The language connection's view of a WebSocket, small enough that tests can stand in for it. */
 export interface LspSocketHandlers {
   open(): void;
@@ -31,12 +33,11 @@ export const openBrowserLspSocket: OpenLspSocket = (url, handlers) => {
   };
 };
 
-/** `ws(s)://<this origin>/lsp/<workspace>/<language>`: the service serves it on the page's origin. */
+/** Where the service serves this kind of socket for a workspace. */
 export function lspUrl(
   location: Pick<Location, "protocol" | "host">,
   workspaceId: string,
   language: string,
 ): string {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/lsp/${encodeURIComponent(workspaceId)}/${encodeURIComponent(language)}`;
+  return socketUrl(location, "lsp", workspaceId, language);
 }
