@@ -5,6 +5,7 @@ import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import type { Config } from "./config";
+import { daemonCommand } from "./daemon/daemon-connection";
 import { openDatabase } from "./db/database";
 import { DockerDriver } from "./docker/docker-driver";
 import { createServer } from "./http/server";
@@ -52,7 +53,7 @@ export async function startService(
       `the Docker engine does not answer (${(err as Error).message}); run \`npm start\`, which starts one`,
     );
   }
-  const workspaces = new WorkspaceService(db, driver, config.image, log);
+  const workspaces = new WorkspaceService(db, driver, config.image, log, daemonCommand(config.lspServers));
   await workspaces.init();
   const agent = new AgentService({
     db,

@@ -2,6 +2,7 @@ import {
   DaemonErrorCode,
   type DaemonNotifications,
   type DaemonRequests,
+  type LspServerConfig,
   writeOncePerTick,
 } from "@coder/protocol";
 import {
@@ -14,7 +15,11 @@ import {
 } from "vscode-jsonrpc/node";
 import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
 
-export const DAEMON_COMMAND = ["node", "/opt/coder/daemon.mjs", "--root", "/workspace"];
+/** The daemon's command line; the language servers in use go along as its tools config. */
+export function daemonCommand(lspServers: readonly LspServerConfig[]): string[] {
+  const config = JSON.stringify({ lsp: { servers: lspServers } });
+  return ["node", "/opt/coder/daemon.mjs", "--root", "/workspace", "--config", config];
+}
 
 /** A daemon call failed in a way the caller should show as-is (path refused, not found, ...). */
 export class DaemonCallError extends Error {
@@ -67,6 +72,7 @@ export class DaemonConnection {
     private readonly workspaceId: string,
     private readonly handlers: Handlers,
     private readonly log: (line: string) => void,
+    private readonly command: string[],
   ) {}
 
   /** Connects now if not connected (used to start the file watcher as soon as a workspace runs). */
@@ -95,7 +101,7 @@ export class DaemonConnection {
   private async connect(onDrop: () => void): Promise<{ conn: MessageConnection; proc: AttachedProcess }> {
     let proc: AttachedProcess;
     try {
-      proc = await this.driver.exec(this.workspaceId, DAEMON_COMMAND);
+      proc = await this.driver.exec(this.workspaceId, this.command);
     } catch (err) {
       throw new DaemonUnavailableError(`cannot start the workspace daemon: ${(err as Error).message}`);
     }

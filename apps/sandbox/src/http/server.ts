@@ -53,7 +53,12 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
-    createContext: async ({ req }) => ({ authenticated: await authenticated(req), workspaces, agent }),
+    createContext: async ({ req }) => ({
+      authenticated: await authenticated(req),
+      workspaces,
+      agent,
+      lspServers: deps.lspServers,
+    }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") log(`trpc ${path ?? "?"}: ${error.message}`);
     },

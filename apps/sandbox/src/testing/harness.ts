@@ -84,7 +84,10 @@ export interface TestService {
 }
 
 /** The real service in-process, on a random port, with its own data folder and container label. */
-export async function startTestService(options: ServiceOptions = {}): Promise<TestService> {
+export async function startTestService(
+  options: ServiceOptions = {},
+  env: Record<string, string> = {},
+): Promise<TestService> {
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-test-"));
   const config = loadConfig({
@@ -95,6 +98,7 @@ export async function startTestService(options: ServiceOptions = {}): Promise<Te
     CODER_MEMORY_MB: "512",
     CODER_PIDS_LIMIT: "256",
     CODER_CPUS: "1",
+    ...env,
   });
   const service = await startService(config, () => undefined, { agentEnv: {}, ...options });
   const cookie = await login(service.url, service.adminToken ?? "");

@@ -1,3 +1,4 @@
+import type { LspServerConfig } from "@coder/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { AgentService } from "../agent/agent-service";
 import { AgentError } from "../agent/errors";
@@ -10,6 +11,8 @@ export interface Context {
   authenticated: boolean;
   workspaces: WorkspaceService;
   agent: AgentService;
+  /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
+  lspServers: readonly LspServerConfig[];
 }
 
 const t = initTRPC.context<Context>().create({

@@ -1,5 +1,6 @@
 import { router } from "./init";
 import { filesRouter } from "./routers/files";
+import { lspRouter } from "./routers/lsp";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { toolsRouter } from "./routers/tools";
 import { workspaceRouter } from "./routers/workspace";
@@ -10,6 +11,7 @@ export const appRouter = router({
   tools: toolsRouter,
   session: sessionRouter,
   models: modelsRouter,
+  lsp: lspRouter,
 });
 
 export type AppRouter = typeof appRouter;

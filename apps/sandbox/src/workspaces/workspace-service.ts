@@ -52,6 +52,8 @@ export class WorkspaceService {
     private readonly driver: WorkspaceDriver,
     private readonly image: string,
     private readonly log: (line: string) => void,
+    /** The command that starts a workspace's daemon (daemon-connection.ts daemonCommand). */
+    private readonly daemonCommand: string[],
   ) {}
 
   /** Finds the workspaces of an earlier run again and follows engine events from now on. */
@@ -243,6 +245,7 @@ export class WorkspaceService {
           "tools.progress": ({ callId, update }) => this.toolProgress.get(callId)?.(update),
         },
         this.log,
+        this.daemonCommand,
       );
       this.daemons.set(id, d);
     }

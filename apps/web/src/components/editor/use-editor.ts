@@ -27,5 +27,13 @@ export function useEditor(workspaceId: string): EditorController {
   );
   // Language servers stop with the page; a remount opens new connections as files need them.
   useEffect(() => () => controller.intelligence?.dispose(), [controller]);
+  // The service may run more servers than the defaults (CODER_LSP_SERVERS); files opened from
+  // now on use its table.
+  useEffect(() => {
+    client.lsp.servers.query().then(
+      (servers) => controller.intelligence?.setServers(servers),
+      () => undefined,
+    );
+  }, [client, controller]);
   return controller;
 }

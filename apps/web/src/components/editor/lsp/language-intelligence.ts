@@ -1,6 +1,7 @@
 import { setDiagnostics } from "@codemirror/lint";
 import { type LSPClient, languageServerExtensions } from "@codemirror/lsp-client";
 import { Compartment, type Extension, type StateEffect } from "@codemirror/state";
+import { DEFAULT_LSP_SERVERS, type LspServerConfig } from "@coder/protocol";
 import type { Diagnostic } from "vscode-languageserver-types";
 import { definitionClick } from "./definition-click";
 import { pathForUri, uriForPath } from "./document-uri";
@@ -49,8 +50,15 @@ export class LanguageIntelligence {
   private readonly listeners = new Set<() => void>();
   private current: IntelligenceSnapshot = { statuses: {}, problems: [] };
   private host: EditorHost | null = null;
+  /** The service's server table (its defaults until the service's answer arrives). */
+  private servers: readonly LspServerConfig[] = DEFAULT_LSP_SERVERS;
 
   constructor(private readonly options: IntelligenceOptions) {}
+
+  /** The language servers the service runs (it may be configured with more than the defaults). */
+  setServers(servers: readonly LspServerConfig[]): void {
+    this.servers = servers;
+  }
 
   /** Connects to the editor whose files it serves. */
   bind(host: EditorHost): void {
@@ -91,7 +99,7 @@ export class LanguageIntelligence {
   }
 
   private support(path: string): Extension {
-    const server = serverForFile(path);
+    const server = serverForFile(path, this.servers);
     if (!server || !this.host) return [];
     return this.connectionFor(server, this.host).client.plugin(uriForPath(path), server.languageId);
   }
