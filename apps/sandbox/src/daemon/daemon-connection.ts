@@ -2,6 +2,7 @@ import {
   DaemonErrorCode,
   type DaemonNotifications,
   type DaemonRequests,
+  DEFAULT_LSP_SERVERS,
   type LspServerConfig,
   writeOncePerTick,
 } from "@coder/protocol";
@@ -15,10 +16,14 @@ import {
 } from "vscode-jsonrpc/node";
 import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
 
-/** The daemon's command line; the language servers in use go along as its tools config. */
-export function daemonCommand(lspServers: readonly LspServerConfig[]): string[] {
-  const config = JSON.stringify({ lsp: { servers: lspServers } });
-  return ["node", "/opt/coder/daemon.mjs", "--root", "/workspace", "--config", config];
+/**
+ * The daemon's command line. Servers configured beyond the defaults go along as its tools config,
+ * so the agent's lsp tools use the same table as the editor.
+ */
+export function daemonCommand(configured: readonly LspServerConfig[]): string[] {
+  const command = ["node", "/opt/coder/daemon.mjs", "--root", "/workspace"];
+  const same = JSON.stringify(configured) === JSON.stringify(DEFAULT_LSP_SERVERS);
+  return same ? command : [...command, "--config", JSON.stringify({ lsp: { servers: configured } })];
 }
 
 /** A daemon call failed in a way the caller should show as-is (path refused, not found, ...). */

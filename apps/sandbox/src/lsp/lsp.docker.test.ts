@@ -102,7 +102,7 @@ describe("language servers in a workspace, through the LSP proxy", () => {
     const client = await connectLsp(`${proxy.url}/bash`);
     await initialize(client);
     const running = async () =>
-      (await execIn(t.instance, id, ["pgrep", "-f", "bash-language-server"])).code === 0;
+      (await execIn(t.instance, id, ["pgrep", "-f", "bash-language-server start"])).code === 0;
     expect(await running()).toBe(true);
     client.ws.close();
     await until(async () => !(await running()));
@@ -111,7 +111,7 @@ describe("language servers in a workspace, through the LSP proxy", () => {
   it("closes the socket with 1011 and a reason when the server crashes", async () => {
     const client = await connectLsp(`${proxy.url}/python`);
     await initialize(client);
-    await execIn(t.instance, id, ["pkill", "-KILL", "-f", "pylsp"]);
+    await execIn(t.instance, id, ["pkill", "-KILL", "-x", "pylsp"]);
     const { code, reason } = await client.closed;
     expect(code).toBe(LspCloseCode.ServerError);
     expect(reason).toMatch(/^pylsp exited/);
