@@ -10,13 +10,6 @@ import { launchBrowser, logIn } from "./support/browser";
 import { type ModelServer, startModelServer } from "./support/model-server";
 import { type Stack, startStack } from "./support/stack";
 
-/** What the model was told by tools (results, rejection messages, answers) in request `n`. */
-const toolMessages = (model: ModelServer, n: number) =>
-  (model.requests[n]?.body.messages ?? [])
-    .filter((m) => m.role === "tool")
-    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
-    .join("\n");
-
 describe("the agent in the IDE, in Chromium", () => {
   let stack: Stack;
   let browser: Browser;
@@ -164,7 +157,7 @@ describe("the agent in the IDE, in Chromium", () => {
     await page.getByTestId("approval-reject").click();
     await approval.waitFor({ state: "detached", timeout: 30_000 });
     await model.waitForRequests(before + 1);
-    expect(toolMessages(model, before)).toContain("keep node_modules, I need it offline");
+    expect(model.toolResults(before).join("\n")).toContain("keep node_modules, I need it offline");
     await expect.poll(() => assistantText(page), { timeout: 30_000 }).toContain("Fine.");
     await page.close();
   });
@@ -182,7 +175,7 @@ describe("the agent in the IDE, in Chromium", () => {
     await question.getByLabel("vitest").check();
     await page.getByTestId("question-submit").click();
     await model.waitForRequests(before + 1);
-    expect(toolMessages(model, before)).toContain("vitest");
+    expect(model.toolResults(before).join("\n")).toContain("vitest");
     await expect.poll(() => assistantText(page), { timeout: 30_000 }).toContain("Using vitest.");
     await page.close();
   });

@@ -1,20 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, logIn, terminalText } from "./support/browser";
+import { launchBrowser, logIn, waitForTerminal } from "./support/browser";
 import { type Stack, startStack } from "./support/stack";
 
 const SERVER_START_MS = 60_000;
-
-async function waitForTerminal(page: Page, re: RegExp, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let text = "";
-  while (Date.now() < deadline) {
-    text = await terminalText(page).catch(() => "");
-    if (re.test(text)) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the terminal never showed ${re}; it shows:\n${text}`);
-}
 
 /** Creates and opens a workspace; returns once its terminal has a prompt. */
 async function openWorkspace(page: Page, stack: Stack, name: string): Promise<void> {

@@ -1,18 +1,7 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, logIn, terminalText } from "./support/browser";
+import { launchBrowser, logIn, waitForTerminal } from "./support/browser";
 import { type Stack, startStack } from "./support/stack";
-
-async function waitForTerminal(page: Page, re: RegExp, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let text = "";
-  while (Date.now() < deadline) {
-    text = await terminalText(page).catch(() => "");
-    if (re.test(text)) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the terminal never showed ${re}; it shows:\n${text}`);
-}
 
 describe("the IDE in Chromium", () => {
   let stack: Stack;

@@ -31,3 +31,15 @@ export async function logIn(page: Page, url: string, token: string): Promise<voi
 export async function terminalText(page: Page): Promise<string> {
   return page.locator("[data-testid=terminal] .xterm-rows").innerText();
 }
+
+/** Waits until the terminal shows `re`; the error quotes what it shows instead. */
+export async function waitForTerminal(page: Page, re: RegExp, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = await terminalText(page).catch(() => "");
+    if (re.test(text)) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the terminal never showed ${re}; it shows:\n${text}`);
+}

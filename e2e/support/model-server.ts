@@ -64,6 +64,8 @@ export interface ModelServer {
   requests: RecordedRequest[];
   /** Adds turns to the end of the script. */
   push(...turns: ScriptedTurn[]): void;
+  /** What the model was told by tools (results, rejection messages, answers) in request `n` (0-based). */
+  toolResults(n: number): string[];
   /** Resolves once `count` chat requests have arrived. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -216,6 +218,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     push: (...turns) => script.push(...turns),
+    toolResults: (n) =>
+      (requests[n]?.body.messages ?? [])
+        .filter((m) => m.role === "tool")
+        .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))),
     waitForRequests(count, timeoutMs = 30_000) {
       return new Promise<void>((resolve, reject) => {
         const check = () => {

@@ -21,7 +21,7 @@ describe("removing older workspace images", () => {
   afterAll(() => {
     docker("rm", "-f", user);
     for (const ref of [...refs, `${NAME}:manual`])
-      execFileSync("docker", ["image", "rm", "-f", ref], { stdio: "ignore" });
+      spawnSync("docker", ["image", "rm", "-f", ref], { stdio: "ignore" });
   });
 
   it("removes unused content-hash tags, keeps the current one, the used one and other tags", async () => {

@@ -19,9 +19,6 @@ import {
 import { collectEvents, type EventLogView, isType } from "./testing/event-view";
 import { sessionEventStream } from "./testing/sse-events";
 
-const toolMessages = (model: ModelServer, n: number) =>
-  (model.requests[n]?.body.messages ?? []).filter((m) => m.role === "tool").map((m) => String(m.content));
-
 describe("the agent in a real workspace", () => {
   let model: ModelServer;
   let t: TestService;
@@ -105,7 +102,7 @@ describe("the agent in a real workspace", () => {
     );
     // Output arrived while the command ran, before its result.
     expect(outputs.some((o) => o.includes("line1") && !o.includes("line3"))).toBe(true);
-    expect(toolMessages(model, model.requests.length - 1).join("")).toContain("line3");
+    expect(model.toolResults(model.requests.length - 1).join("")).toContain("line3");
   });
 
   it("hands a rejection's message to the model", async () => {
@@ -125,7 +122,7 @@ describe("the agent in a real workspace", () => {
     });
     const end = await finished(s.events, turnId);
     expect(end.type === "turn.finished" && end.turn.status).toBe("done");
-    expect(toolMessages(model, before).join("")).toContain("keep node_modules, I need it offline");
+    expect(model.toolResults(before).join("")).toContain("keep node_modules, I need it offline");
   });
 
   it("waits for the answer to a question", async () => {
@@ -141,7 +138,7 @@ describe("the agent in a real workspace", () => {
       answers: [["vitest"]],
     });
     await finished(s.events, turnId);
-    expect(toolMessages(model, before).join("")).toContain("-> vitest");
+    expect(model.toolResults(before).join("")).toContain("-> vitest");
   });
 
   it("refuses unusable input with a readable message", async () => {

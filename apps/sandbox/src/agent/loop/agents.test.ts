@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { ToolPart } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentFixture, isType, startAgentFixture } from "../testing/agent-fixture";
 
@@ -8,14 +7,6 @@ let f: AgentFixture;
 afterEach(async () => {
   await f?.close();
 });
-
-const toolParts = async (sessionId: string): Promise<ToolPart[]> =>
-  (await f.agent.get(sessionId)).messages
-    .flatMap((m) => m.parts)
-    .filter((p): p is ToolPart => p.type === "tool");
-
-const toolResults = (n: number) =>
-  (f.model.requests[n]?.body.messages ?? []).filter((m) => m.role === "tool").map((m) => String(m.content));
 
 const offered = (n: number) => f.model.requests[n]?.body.tools?.map((t) => t.function.name) ?? [];
 
@@ -33,7 +24,7 @@ describe("a question", () => {
     expect((await f.agent.get(session.id)).pending.questions.map((q) => q.id)).toEqual([asked.request.id]);
     f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["Postgres"]] });
     await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
-    expect(toolResults(1).join("")).toContain("-> Postgres");
+    expect(f.model.toolResults(1).join("")).toContain("-> Postgres");
     expect((await f.agent.get(session.id)).pending.questions).toEqual([]);
   });
 
@@ -48,7 +39,7 @@ describe("a question", () => {
     const asked = await view.waitFor(isType("question.asked"));
     f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: null });
     await view.waitFor(isType("turn.finished"));
-    const [part] = await toolParts(session.id);
+    const [part] = await f.toolParts(session.id);
     expect(part?.result?.error?.code).toBe("rejected");
   });
 
@@ -95,7 +86,7 @@ describe("task", () => {
       role: "user",
       content: "Find where main is defined",
     });
-    const [task] = await toolParts(session.id);
+    const [task] = await f.toolParts(session.id);
     expect(task).toMatchObject({
       state: "completed",
       result: { ok: true, summary: "main is in src/app.ts:3" },
@@ -114,7 +105,7 @@ describe("task", () => {
     });
     const session = await f.newSession();
     await f.run(session.id, "go");
-    const [task] = await toolParts(session.id);
+    const [task] = await f.toolParts(session.id);
     expect(task?.result?.error?.message).toMatch(/no sub-agent named "wizard"/);
   });
 });
@@ -139,7 +130,7 @@ describe("the plan agent", () => {
 
     expect(offered(0)).not.toContain("bash");
     expect(offered(0)).toContain("write");
-    const [denied, planned, exit] = await toolParts(session.id);
+    const [denied, planned, exit] = await f.toolParts(session.id);
     expect(denied?.result?.error?.code).toBe("permission_denied");
     expect(existsSync(path.join(f.workspace.root, "src/app.ts"))).toBe(false);
     expect(planned?.state).toBe("completed");

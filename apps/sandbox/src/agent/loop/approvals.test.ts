@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ApprovalReply, ToolPart } from "@coder/protocol";
+import type { ApprovalReply } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentFixture, type EventLogView, isType, startAgentFixture } from "../testing/agent-fixture";
 import { blockedReason } from "../web/address-policy";
@@ -11,14 +11,6 @@ afterEach(async () => {
 });
 
 const askBash = { permissions: { "*": { bash: "ask" as const } } };
-
-const toolParts = async (sessionId: string): Promise<ToolPart[]> =>
-  (await f.agent.get(sessionId)).messages
-    .flatMap((m) => m.parts)
-    .filter((p): p is ToolPart => p.type === "tool");
-
-const toolResults = (n: number) =>
-  (f.model.requests[n]?.body.messages ?? []).filter((m) => m.role === "tool").map((m) => String(m.content));
 
 /** Waits for the n-th approval request (1-based) and replies to it. */
 async function reply(
@@ -64,7 +56,7 @@ describe("a call that asks", () => {
         e.part.progress?.stdout,
     );
     expect(progress.length).toBeGreaterThan(0);
-    const [part] = await toolParts(session.id);
+    const [part] = await f.toolParts(session.id);
     expect(part).toMatchObject({ state: "completed", result: { ok: true, exit_code: 0 } });
     expect(part?.output).toContain("second");
     expect(view.all.some((e) => e.type === "approval.replied" && e.reply === "once")).toBe(true);
@@ -101,8 +93,8 @@ describe("a call that asks", () => {
     await reply(view, session.id, 1, "reject", "keep the build folder");
     const end = await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
     expect(end.type === "turn.finished" && end.turn.status).toBe("done");
-    expect(toolResults(1).join("")).toContain("keep the build folder");
-    const [part] = await toolParts(session.id);
+    expect(f.model.toolResults(1).join("")).toContain("keep the build folder");
+    const [part] = await f.toolParts(session.id);
     expect(part?.result?.error?.code).toBe("rejected");
   });
 
@@ -126,7 +118,7 @@ describe("a call that asks", () => {
     const end = await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
     expect(end.type === "turn.finished" && end.turn.status).toBe("rejected");
     expect(f.model.requests).toHaveLength(1);
-    const parts = await toolParts(session.id);
+    const parts = await f.toolParts(session.id);
     expect(parts.map((p) => [p.tool, p.state, p.result?.error?.code])).toEqual([
       ["bash", "error", "rejected"],
       ["read", "error", "rejected"],
@@ -140,9 +132,9 @@ describe("a call that asks", () => {
     });
     const session = await f.newSession();
     expect((await f.run(session.id, "wipe")).status).toBe("done");
-    const [part] = await toolParts(session.id);
+    const [part] = await f.toolParts(session.id);
     expect(part?.result?.error?.code).toBe("permission_denied");
-    expect(toolResults(1).join("")).toMatch(/not permitted/);
+    expect(f.model.toolResults(1).join("")).toMatch(/not permitted/);
   });
 });
 
@@ -181,7 +173,7 @@ describe("webfetch", () => {
       const request = await reply(view, session.id, 1, "once");
       expect(request).toMatchObject({ permission: "webfetch", always: [`${new URL(url).origin}/*`] });
       await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
-      expect(toolResults(1).join("")).toContain("# Docs");
+      expect(f.model.toolResults(1).join("")).toContain("# Docs");
     } finally {
       server.close();
     }
@@ -199,7 +191,7 @@ describe("webfetch", () => {
     const { turnId } = await f.agent.prompt({ sessionId: session.id, text: "fetch" });
     await reply(view, session.id, 1, "once");
     await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
-    const [part] = await toolParts(session.id);
+    const [part] = await f.toolParts(session.id);
     expect(part?.result?.error?.code).toBe("permission_denied");
   });
 });

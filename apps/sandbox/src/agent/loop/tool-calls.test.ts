@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ToolPart } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentFixture, isType, startAgentFixture } from "../testing/agent-fixture";
 
@@ -8,15 +7,6 @@ let f: AgentFixture;
 afterEach(async () => {
   await f?.close();
 });
-
-const toolParts = async (sessionId: string): Promise<ToolPart[]> =>
-  (await f.agent.get(sessionId)).messages
-    .flatMap((m) => m.parts)
-    .filter((p): p is ToolPart => p.type === "tool");
-
-/** The tool results the model was sent in request `n` (0-based). */
-const toolResults = (n: number) =>
-  (f.model.requests[n]?.body.messages ?? []).filter((m) => m.role === "tool").map((m) => String(m.content));
 
 describe("tool calls", () => {
   it("read a file, then edit it, and the file changes", async () => {
@@ -36,13 +26,13 @@ describe("tool calls", () => {
     const turn = await f.run(session.id, "Change hello to goodbye in greet.txt");
     expect(turn.status).toBe("done");
     expect(readFileSync(path.join(f.workspace.root, "greet.txt"), "utf8")).toBe("goodbye world\n");
-    const parts = await toolParts(session.id);
+    const parts = await f.toolParts(session.id);
     expect(parts.map((p) => [p.tool, p.state])).toEqual([
       ["read", "completed"],
       ["edit", "completed"],
     ]);
     expect(parts[0]?.output).toContain("hello world");
-    expect(toolResults(1).join("")).toContain("hello world");
+    expect(f.model.toolResults(1).join("")).toContain("hello world");
     expect(f.model.requests).toHaveLength(3);
   });
 
@@ -56,13 +46,13 @@ describe("tool calls", () => {
     });
     const session = await f.newSession();
     expect((await f.run(session.id, "go")).status).toBe("done");
-    const parts = await toolParts(session.id);
+    const parts = await f.toolParts(session.id);
     expect(parts.map((p) => [p.tool, p.state, p.result?.error?.code])).toEqual([
       ["read", "error", "invalid_args"],
       ["nosuch", "error", "unknown_tool"],
     ]);
-    expect(toolResults(1).join("")).toMatch(/Invalid input for tool read/);
-    expect(toolResults(2).join("")).toMatch(/nosuch/);
+    expect(f.model.toolResults(1).join("")).toMatch(/Invalid input for tool read/);
+    expect(f.model.toolResults(2).join("")).toMatch(/nosuch/);
   });
 
   it("refuse a tool the agent is not offered", async () => {
@@ -71,7 +61,7 @@ describe("tool calls", () => {
     });
     const session = await f.newSession("plan");
     expect((await f.run(session.id, "look around")).status).toBe("done");
-    const [part] = await toolParts(session.id);
+    const [part] = await f.toolParts(session.id);
     expect(part?.result?.error?.code).toBe("unknown_tool");
     expect(part?.output).toMatch(/unavailable tool 'bash'/);
   });
@@ -94,6 +84,6 @@ describe("tool calls", () => {
     const updated = await view.waitFor(isType("todos.updated"));
     expect(updated.todos.map((t) => t.content)).toEqual(["write tests", "ship"]);
     expect((await f.agent.get(session.id)).todos).toEqual(todos);
-    expect(toolResults(2).join("")).toContain("[~] write tests");
+    expect(f.model.toolResults(2).join("")).toContain("[~] write tests");
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { PrimaryAgent, Session, StoredSessionEvent, Turn } from "@coder/protocol";
+import type { PrimaryAgent, Session, StoredSessionEvent, ToolPart, Turn } from "@coder/protocol";
 import {
   type ModelServer,
   type ScriptedTurn,
@@ -24,6 +24,8 @@ export interface AgentFixture {
   newSession(agent?: PrimaryAgent): Promise<Session>;
   /** Follows a session's events from its first one. */
   watch(sessionId: string): EventLogView;
+  /** The tool calls of a session, in order, as stored. */
+  toolParts(sessionId: string): Promise<ToolPart[]>;
   /** Prompts and waits for the turn (and any auto-verify after it) to end. */
   run(sessionId: string, text: string): Promise<Turn>;
   close(): Promise<void>;
@@ -93,6 +95,11 @@ export async function startAgentFixture(
     workspaceId,
     newSession: (agentName = "build") => agent.create({ workspaceId, agent: agentName }),
     watch,
+    async toolParts(sessionId) {
+      return (await agent.get(sessionId)).messages
+        .flatMap((m) => m.parts)
+        .filter((p): p is ToolPart => p.type === "tool");
+    },
     async run(sessionId, text) {
       const view = watch(sessionId);
       const { turnId } = await agent.prompt({ sessionId, text });

@@ -2,7 +2,6 @@ import { writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { ToolPart } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentFixture, isType, startAgentFixture } from "../testing/agent-fixture";
 
@@ -13,11 +12,6 @@ afterEach(async () => {
   server?.close();
   server = undefined;
 });
-
-const toolParts = async (sessionId: string): Promise<ToolPart[]> =>
-  (await f.agent.get(sessionId)).messages
-    .flatMap((m) => m.parts)
-    .filter((p): p is ToolPart => p.type === "tool");
 
 const experimental = { batch_tool: true, websearch: true };
 
@@ -47,7 +41,7 @@ describe("batch", () => {
     writeFileSync(path.join(f.workspace.root, "b.txt"), "beta\n");
     const session = await f.newSession();
     expect((await f.run(session.id, "read both")).status).toBe("done");
-    const [batch, ...inner] = await toolParts(session.id);
+    const [batch, ...inner] = await f.toolParts(session.id);
     expect(batch?.tool).toBe("batch");
     expect(inner.map((p) => [p.tool, p.state, p.parentCallId])).toEqual([
       ["read", "completed", batch?.callId],
@@ -94,7 +88,7 @@ describe("websearch", () => {
     f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
     await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
     expect(seen).toEqual({ url: "/search?q=zod+4+release&count=3", key: "search-key" });
-    const [part] = await toolParts(session.id);
+    const [part] = await f.toolParts(session.id);
     expect(part?.result).toMatchObject({
       ok: true,
       results: [{ title: "Zod 4", url: "https://zod.dev/v4", snippet: "What's new" }],
