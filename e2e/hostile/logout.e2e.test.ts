@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { AccessCloseCode } from "@coder/protocol";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type WebSocket from "ws";
 import { connectLsp } from "../../apps/sandbox/src/lsp/testing/lsp-client";
@@ -12,6 +13,8 @@ import {
   trpcClient,
   waitForStatus,
 } from "../../apps/sandbox/src/testing/harness";
+import { launchBrowser, logIn, waitForTerminal } from "../support/browser";
+import { type Stack, startStack } from "../support/stack";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 
@@ -136,5 +139,47 @@ describe("logging out", () => {
       `logout → closed: terminal ${terminalEnd.at - loggedOutAt} ms, language server ${lspEnd.at - loggedOutAt} ms, ` +
         `SSE ${updatesEnd - loggedOutAt} ms; rotation (after the CLI exited) → terminal closed ${otherEnd.at - rotatedAt} ms`,
     );
+  });
+});
+
+describe("logging out in another tab", () => {
+  let stack: Stack;
+  let browser: Browser;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it("tells the open IDE its terminal was logged out, does not reconnect it, and shows the login page", async () => {
+    const context = await browser.newContext();
+    const ide = await context.newPage();
+    await logIn(ide, stack.url, stack.token);
+    await ide.getByTestId("workspace-name").fill("logged out");
+    await ide.getByTestId("workspace-create").click();
+    const row = ide.getByTestId("workspace-row").filter({ hasText: "logged out" });
+    await row.and(ide.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+    await row.getByTestId("workspace-open").click();
+    await ide.waitForURL(/\/w\//);
+    const terminal = ide.getByTestId("terminal");
+    await terminal.and(ide.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
+    await waitForTerminal(ide, /workspace\$/);
+    let reconnects = 0;
+    ide.on("websocket", (ws) => {
+      if (ws.url().includes("/terminal/")) reconnects++;
+    });
+
+    const other = await context.newPage();
+    await other.goto(stack.url);
+    await other.getByRole("button", { name: "Log out" }).click();
+    await other.waitForURL(/\/login/);
+
+    await terminal.and(ide.locator('[data-state="revoked"]')).waitFor({ timeout: 10_000 });
+    expect(await ide.getByTestId("terminal-revoked").innerText()).toContain("You were logged out.");
+    // The page's live updates are refused next, which takes it to the login.
+    await ide.waitForURL(/\/login/, { timeout: 20_000 });
+    expect(reconnects).toBe(0);
   });
 });
