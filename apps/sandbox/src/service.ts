@@ -4,6 +4,7 @@ import { AgentService } from "./agent/agent-service";
 import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
+import { SessionSweeper } from "./auth/session-sweeper";
 import type { Config } from "./config";
 import { daemonCommand } from "./daemon/daemon-connection";
 import { openDatabase } from "./db/database";
@@ -38,6 +39,7 @@ export async function startService(
   const db = await openDatabase(config.dataDir);
   const auth = new AuthService(db);
   const adminToken = await auth.ensureAdminToken();
+  await auth.purgeExpired();
   const driver = new DockerDriver({
     instance: config.instance,
     runtime: config.runtime,
@@ -79,6 +81,8 @@ export async function startService(
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const sweeper = new SessionSweeper(auth, log);
+  sweeper.start();
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   const url = `http://${host}:${port}`;
@@ -91,6 +95,7 @@ export async function startService(
     workspaces,
     agent,
     async close() {
+      await sweeper.stop();
       await agent.close();
       workspaces.close();
       await closeServer();
