@@ -37,8 +37,6 @@ export interface AgentServiceOptions {
   workspace(workspaceId: string): WorkspacePort;
   /** The workspace's facts the agent needs; throws when it does not exist. */
   workspaceInfo(workspaceId: string): Promise<{ egress: boolean }>;
-  /** Where the service's own tools spill outputs cut for the model. */
-  spillDir: string;
   log?: (line: string) => void;
   /** First wait before retrying a failed model call (default 2 s; tests shorten it). */
   retryBaseMs?: number;
@@ -82,7 +80,6 @@ export class AgentService {
       local: createLocalRegistry(options.config),
       workspace: options.workspace,
       egress: async (id) => (await options.workspaceInfo(id)).egress,
-      spillDir: options.spillDir,
       retryBaseMs: options.retryBaseMs ?? 2000,
       ...(options.web ? { web: options.web } : {}),
       logLine: log,
