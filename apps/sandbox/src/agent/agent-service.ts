@@ -29,6 +29,7 @@ import { loadTodos } from "./tools/todos";
 import { runVerifiedTurns } from "./verify/verified-turns";
 import type { AddressPolicy } from "./web/address-policy";
 import type { DnsLookup } from "./web/guarded-lookup";
+import { boundedWorkspace } from "./workspace/bounded-workspace";
 import type { WorkspacePort } from "./workspace/workspace-port";
 
 export interface AgentServiceOptions {
@@ -78,7 +79,8 @@ export class AgentService {
       config: options.config,
       pending: this.pending,
       local: createLocalRegistry(options.config),
-      workspace: options.workspace,
+      // Whatever a daemon answers is checked and bounded before it is stored or sent to the model.
+      workspace: (id) => boundedWorkspace(options.workspace(id), log),
       egress: async (id) => (await options.workspaceInfo(id)).egress,
       retryBaseMs: options.retryBaseMs ?? 2000,
       ...(options.web ? { web: options.web } : {}),

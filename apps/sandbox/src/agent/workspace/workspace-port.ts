@@ -76,7 +76,7 @@ export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: strin
     listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
     executeTool: (request, onProgress, signal) =>
       call(async (daemon) => {
-        const stop = workspaces.onToolProgress(request.callId, onProgress);
+        const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {
