@@ -57,6 +57,14 @@ describe("the spill folder", () => {
     expect(readFileSync(path.join(dir, "call_3.txt"), "utf8")).toBe("spilled");
   });
 
+  it("keeps nothing in a link planted in place of the folder", async () => {
+    const elsewhere = path.join(dir, "elsewhere");
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, path.join(dir, "spill"));
+    await expect(spillToFolder(path.join(dir, "spill"))("call_4", "x")).rejects.toThrow(/not a folder/);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
   it("prunes a folder that does not exist without failing", async () => {
     await pruneSpillFolder(path.join(dir, "missing"));
     expect(existsSync(path.join(dir, "missing"))).toBe(false);

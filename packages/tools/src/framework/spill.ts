@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -20,6 +20,8 @@ export function spillToFolder(dir: string): SaveOutput {
   return async (callId, text) => {
     const file = path.join(dir, `${safeFileName(callId)}.txt`);
     await mkdir(dir, { recursive: true });
+    // Outputs go into the folder, never wherever a link planted in its place leads.
+    if (!(await lstat(dir)).isDirectory()) throw new Error("the spill folder is not a folder");
     // A fresh file: never write through whatever (a link, say) sits under that name already.
     await rm(file, { force: true });
     await writeFile(file, text, { flag: "wx" });

@@ -93,3 +93,17 @@ describe.each(writers)("%s through a dangling link", (tool, argsFor) => {
     expect(readdirSync(ws.outside)).toEqual(["secret.txt"]);
   });
 });
+
+describe("the spill folder", () => {
+  // A process in the workspace may plant the folder as a link before the first spill.
+  it.each([
+    ["the folder it leads to", () => ws.outside, () => path.join(ws.outside, "secret.txt")],
+    ["a folder above it", () => path.dirname(ws.root), () => path.join(ws.spillDir, "outside/secret.txt")],
+  ])("is no way out when a link replaced it, read through %s", async (_form, target, secret) => {
+    symlinkSync(target(), ws.spillDir);
+    for (const tool of ["read", "grep"]) {
+      const { result } = await ws.call(tool, { path: secret(), pattern: "s" });
+      expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+    }
+  });
+});
