@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { AgentService } from "./agent/agent-service";
@@ -62,9 +63,11 @@ export async function startService(
     config: agentConfig,
     workspace: (id) => daemonWorkspace(workspaces, id),
     workspaceInfo: (id) => workspaces.get(id),
-    spillDir: path.join(config.dataDir, "tool-output"),
     log,
   });
+  // Earlier versions kept the service tools' cut outputs here on the host (and never removed
+  // them); they now go to the workspace's spill folder, so what is left here is only litter.
+  await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
   const { server, close: closeServer } = createServer({
     auth,
