@@ -47,6 +47,8 @@ export async function startService(
     memoryBytes: config.limits.memoryBytes,
     nanoCpus: config.limits.nanoCpus,
     pidsLimit: config.limits.pidsLimit,
+    // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
+    disk: { ...config.disk, toolImage: config.image },
   });
   try {
     await driver.docker.ping();

@@ -7,8 +7,11 @@ import {
   LABEL_INSTANCE,
   LABEL_MANAGED,
   LABEL_WORKSPACE,
+  stateVolumeName,
+  volumeName,
   volumeNames,
 } from "./container-spec";
+import { DiskImages } from "./disk-images";
 import type {
   AttachedProcess,
   ContainerState,
@@ -17,22 +20,23 @@ import type {
   WorkspaceDriver,
   WorkspaceSpec,
 } from "./driver";
-
-function statusCode(err: unknown): number | undefined {
-  return typeof err === "object" && err !== null && "statusCode" in err
-    ? (err as { statusCode?: number }).statusCode
-    : undefined;
-}
+import { statusCode } from "./engine-errors";
 
 /** Runs workspaces on the Docker engine that `DOCKER_HOST` (or the local socket) points to. */
 export class DockerDriver implements WorkspaceDriver {
   readonly docker: Docker;
+  private readonly disks: DiskImages;
 
   constructor(
     private readonly opts: HardeningOptions,
     docker?: Docker,
   ) {
     this.docker = docker ?? new Docker();
+    this.disks = new DiskImages(this.docker, {
+      instance: opts.instance,
+      toolImage: opts.disk?.toolImage,
+      dir: opts.disk?.dir,
+    });
   }
 
   private container(id: string) {
@@ -40,16 +44,37 @@ export class DockerDriver implements WorkspaceDriver {
   }
 
   async create(spec: WorkspaceSpec): Promise<void> {
-    for (const name of volumeNames(this.opts.instance, spec.id)) {
-      await this.docker.createVolume({
-        Name: name,
-        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.opts.instance, [LABEL_WORKSPACE]: spec.id },
-      });
-    }
+    const labels = {
+      [LABEL_MANAGED]: "true",
+      [LABEL_INSTANCE]: this.opts.instance,
+      [LABEL_WORKSPACE]: spec.id,
+    };
+    const quota = this.opts.disk;
+    const volumes =
+      quota && quota.workspaceMb > 0
+        ? await this.disks.create(
+            [
+              { volume: volumeName(this.opts.instance, spec.id), mb: quota.workspaceMb },
+              { volume: stateVolumeName(this.opts.instance, spec.id), mb: quota.stateMb },
+            ],
+            labels,
+          )
+        : volumeNames(this.opts.instance, spec.id).map((name) => ({ Name: name, Labels: labels }));
+    for (const volume of volumes) await this.docker.createVolume(volume);
     await this.docker.createContainer(containerSpec(spec, this.opts));
   }
 
   async start(id: string): Promise<void> {
+    try {
+      await this.startContainer(id);
+    } catch (err) {
+      // The engine mounts bounded volumes through their loop devices, which a reboot forgets.
+      if (!(await this.disks.attach(volumeNames(this.opts.instance, id)))) throw err;
+      await this.startContainer(id);
+    }
+  }
+
+  private async startContainer(id: string): Promise<void> {
     try {
       await this.container(id).start();
     } catch (err) {
@@ -72,13 +97,7 @@ export class DockerDriver implements WorkspaceDriver {
     } catch (err) {
       if (statusCode(err) !== 404) throw err;
     }
-    for (const name of volumeNames(this.opts.instance, id)) {
-      try {
-        await this.docker.getVolume(name).remove();
-      } catch (err) {
-        if (statusCode(err) !== 404) throw err;
-      }
-    }
+    await this.disks.removeVolumes(volumeNames(this.opts.instance, id));
   }
 
   async state(id: string): Promise<ContainerState> {

@@ -1,5 +1,6 @@
 import Docker from "dockerode";
 import { LABEL_INSTANCE } from "../docker/container-spec";
+import { DiskImages } from "../docker/disk-images";
 
 /** Test instances are `t` + 8 hex digits (harness.ts newInstance). */
 const TEST_INSTANCE = /^t[0-9a-f]{8}$/;
@@ -8,7 +9,8 @@ const STALE_AFTER_MS = 30 * 60_000;
 
 /**
  * Removes what earlier test runs left behind when they were killed before their cleanup ran
- * (containers and volumes of test instances), so leftovers do not pile up on a developer's engine.
+ * (containers, volumes and their disk images of test instances), so leftovers do not pile up on a
+ * developer's engine.
  */
 export default async function removeStaleTestWorkspaces(): Promise<void> {
   const docker = new Docker();
@@ -36,9 +38,11 @@ export default async function removeStaleTestWorkspaces(): Promise<void> {
   );
   await Promise.all(
     orphans.map((v) =>
-      docker
-        .getVolume(v.Name)
-        .remove()
+      new DiskImages(docker, {
+        instance: v.Labels?.[LABEL_INSTANCE] ?? "",
+        toolImage: process.env.CODER_IMAGE,
+      })
+        .removeVolumes([v.Name])
         .catch(() => undefined),
     ),
   );

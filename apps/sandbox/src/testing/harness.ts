@@ -9,6 +9,7 @@ import Docker from "dockerode";
 import WebSocket from "ws";
 import { loadConfig } from "../config";
 import { LABEL_INSTANCE } from "../docker/container-spec";
+import { DiskImages } from "../docker/disk-images";
 import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
 
@@ -23,7 +24,7 @@ export function newInstance(): string {
   return `t${randomBytes(4).toString("hex")}`;
 }
 
-/** Removes every container and volume a test instance made. */
+/** Removes every container and volume a test instance made, with the volumes' disk images. */
 export async function removeInstance(instance: string): Promise<void> {
   const docker = new Docker();
   const containers = await docker.listContainers({
@@ -39,14 +40,9 @@ export async function removeInstance(instance: string): Promise<void> {
     ),
   );
   const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABEL_INSTANCE}=${instance}`] } });
-  await Promise.all(
-    (Volumes ?? []).map((v) =>
-      docker
-        .getVolume(v.Name)
-        .remove()
-        .catch(() => undefined),
-    ),
-  );
+  await new DiskImages(docker, { instance, toolImage: process.env.CODER_IMAGE })
+    .removeVolumes((Volumes ?? []).map((v) => v.Name))
+    .catch(() => undefined);
 }
 
 /** Logs in through the real `/auth/login` route and returns the session cookie. */
