@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, logIn, waitForTerminal } from "./support/browser";
+import { launchBrowser, logIn, recordCspViolations, waitForTerminal } from "./support/browser";
 import { type Stack, startStack } from "./support/stack";
 
 const SERVER_START_MS = 60_000;
@@ -104,6 +104,7 @@ describe("language intelligence in the editor", () => {
 
   it("underlines a Python error, lists it, shows hovers and completions, and jumps to a definition in another file", async () => {
     const page = await browser.newPage();
+    const cspViolations = await recordCspViolations(page);
     await openWorkspace(page, stack, "e2e lsp python");
     await writeFiles(page, {
       "helper.py": 'def greet(name):\\n    return "hi " + name\\n',
@@ -162,6 +163,8 @@ describe("language intelligence in the editor", () => {
     await expect
       .poll(() => page.locator("[data-testid=editor] .cm-activeLine").innerText(), { timeout: 30_000 })
       .toContain("def add");
+    // The language server's WebSocket, hovers and completions run under the service's CSP.
+    expect(cspViolations).toEqual([]);
   });
 
   // bash-language-server's diagnostics come from shellcheck and its builtin docs from

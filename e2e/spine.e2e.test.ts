@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, logIn, waitForTerminal } from "./support/browser";
+import { launchBrowser, logIn, recordCspViolations, waitForTerminal } from "./support/browser";
 import { type Stack, startStack } from "./support/stack";
 
 describe("the IDE in Chromium", () => {
@@ -16,6 +16,7 @@ describe("the IDE in Chromium", () => {
 
   it("creates a workspace, edits a file made in the terminal, and keeps the terminal across a reload", async () => {
     const page = await browser.newPage();
+    const cspViolations = await recordCspViolations(page);
     await logIn(page, stack.url, stack.token);
 
     await page.getByTestId("workspace-name").fill("e2e spine");
@@ -54,6 +55,8 @@ describe("the IDE in Chromium", () => {
     await page.reload();
     await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
     await waitForTerminal(page, /echo hello > a\.txt[\s\S]*changed in the editor/);
+    // Terminal and editor, their WebSockets and the live tRPC streams all run under the service's CSP.
+    expect(cspViolations).toEqual([]);
   });
 
   it("shows an error instead of freezing when the token is wrong", async () => {

@@ -43,3 +43,26 @@ export async function waitForTerminal(page: Page, re: RegExp, timeoutMs = 20_000
   }
   throw new Error(`the terminal never showed ${re}; it shows:\n${text}`);
 }
+
+/**
+ * Collects the page's Content-Security-Policy violations as they happen (the DOM event and
+ * Chromium's console report), so a test can show that the IDE works under its policy.
+ */
+export async function recordCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeBinding("__cspViolation", (_source, text: string) => {
+    violations.push(text);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __cspViolation(text: string): void }).__cspViolation;
+      report(
+        `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} in ${e.sourceFile}:${e.lineNumber}`,
+      );
+    });
+  });
+  page.on("console", (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}

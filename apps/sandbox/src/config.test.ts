@@ -27,3 +27,40 @@ describe("loadConfig", () => {
     );
   });
 });
+
+describe("the host names the service answers to", () => {
+  it("are loopback and the bind address by default", () => {
+    expect(loadConfig({ CODER_IMAGE: "img" }).allowedHosts.sort()).toEqual([
+      "127.0.0.1",
+      "[::1]",
+      "localhost",
+    ]);
+    expect(loadConfig({ CODER_IMAGE: "img", CODER_HOST: "10.1.2.3" }).allowedHosts).toContain("10.1.2.3");
+    expect(loadConfig({ CODER_IMAGE: "img", CODER_HOST: "::1" }).allowedHosts).toContain("[::1]");
+  });
+
+  it("do not include every address when the service binds to all of them", () => {
+    for (const bind of ["0.0.0.0", "::"]) {
+      expect(loadConfig({ CODER_IMAGE: "img", CODER_HOST: bind }).allowedHosts.sort()).toEqual([
+        "127.0.0.1",
+        "[::1]",
+        "localhost",
+      ]);
+    }
+  });
+
+  it("include the allowed origins' hosts, whose origins are normalised", () => {
+    const c = loadConfig({
+      CODER_IMAGE: "img",
+      CODER_ALLOWED_ORIGINS: "https://IDE.example/, http://10.0.0.5:8080",
+    });
+    expect(c.allowedOrigins).toEqual(["https://ide.example", "http://10.0.0.5:8080"]);
+    expect(c.allowedHosts).toEqual(expect.arrayContaining(["ide.example", "10.0.0.5"]));
+  });
+
+  it("refuse an allowed origin that is not an http(s) URL", () => {
+    expect(() => loadConfig({ CODER_IMAGE: "img", CODER_ALLOWED_ORIGINS: "ide.example" })).toThrow(
+      /CODER_ALLOWED_ORIGINS: ide\.example is not an http\(s\) origin/,
+    );
+  });
+});

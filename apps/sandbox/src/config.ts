@@ -14,8 +14,29 @@ const envSchema = z.object({
   CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
   CODER_WEB_UPSTREAM: z.string().url().optional(),
   CODER_RUNTIME: z.enum(["runc", "runsc"]).default("runc"),
-  /** Origins allowed besides the service's own (comma-separated), e.g. a reverse proxy's public URL. */
-  CODER_ALLOWED_ORIGINS: z.string().default(""),
+  /**
+   * Origins allowed besides the service's own (comma-separated), e.g. a reverse proxy's public URL;
+   * their host names join the names the service answers to.
+   */
+  CODER_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((list, ctx) => {
+      const origins: URL[] = [];
+      for (const entry of list.split(",").map((s) => s.trim())) {
+        if (!entry) continue;
+        const url = URL.canParse(entry) ? new URL(entry) : undefined;
+        if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+          ctx.addIssue({
+            code: "custom",
+            message: `${entry} is not an http(s) origin like https://ide.example`,
+          });
+          return z.NEVER;
+        }
+        origins.push(url);
+      }
+      return origins;
+    }),
   /** Separates several services on one engine (tests); containers carry it as a label. */
   CODER_INSTANCE: z
     .string()
@@ -57,6 +78,8 @@ export type Config = {
   webUpstream?: string;
   runtime: "runc" | "runsc";
   allowedOrigins: string[];
+  /** Host names (lowercase, IPv6 in brackets) the service answers to; any other Host is refused. */
+  allowedHosts: string[];
   instance: string;
   limits: { memoryBytes: number; nanoCpus: number; pidsLimit: number };
   /** Sizes in MB (workspaceMb 0: no quota) and the host folder of the images. */
@@ -64,6 +87,19 @@ export type Config = {
   secureCookies: boolean;
   lspServers: readonly LspServerConfig[];
 };
+
+/** Names a browser on this machine may use for a service on loopback. */
+const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"];
+
+/** Loopback, the bind address (unless it is every address) and the allowed origins' host names. */
+function allowedHosts(bind: string, origins: URL[]): string[] {
+  const names = new Set(LOOPBACK_HOSTS);
+  const bindUrl = `http://${bind.includes(":") ? `[${bind}]` : bind}`;
+  // An unparsable bind address adds nothing here; `listen` refuses it with its own message.
+  if (bind !== "0.0.0.0" && bind !== "::" && URL.canParse(bindUrl)) names.add(new URL(bindUrl).hostname);
+  for (const origin of origins) names.add(origin.hostname);
+  return [...names];
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -79,9 +115,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     image: e.CODER_IMAGE,
     webUpstream: e.CODER_WEB_UPSTREAM,
     runtime: e.CODER_RUNTIME,
-    allowedOrigins: e.CODER_ALLOWED_ORIGINS.split(",")
-      .map((s) => s.trim())
-      .filter(Boolean),
+    allowedOrigins: e.CODER_ALLOWED_ORIGINS.map((url) => url.origin),
+    allowedHosts: allowedHosts(e.CODER_HOST, e.CODER_ALLOWED_ORIGINS),
     instance: e.CODER_INSTANCE,
     limits: {
       memoryBytes: e.CODER_MEMORY_MB * 1024 * 1024,

@@ -78,6 +78,7 @@ export async function startService(
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
+    allowedHosts: config.allowedHosts,
     secureCookies: config.secureCookies,
     lspServers: config.lspServers,
     log,

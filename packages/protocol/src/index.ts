@@ -1,3 +1,6 @@
+// First: configures zod before any schema below is built.
+import "./jitless";
+
 export * from "./access-close";
 export * from "./daemon";
 export * from "./files";

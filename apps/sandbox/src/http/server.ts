@@ -15,11 +15,15 @@ import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
 import type { WorkspaceDriver } from "../docker/driver";
 import { serveLsp } from "../lsp/lsp-socket";
 import { MAX_TERMINAL_INPUT_BYTES, serveTerminal } from "../terminal/terminal-socket";
+import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { handleAuthRoute } from "./auth-routes";
+import { hostAllowed } from "./host-check";
 import { responseConnection, socketConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
+import { parseRequestTarget } from "./request-target";
+import { SECURITY_HEADERS, setSecurityHeaders } from "./security-headers";
 
 export interface ServerDeps {
   auth: AuthService;
@@ -28,6 +32,8 @@ export interface ServerDeps {
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
+  /** Host names the service answers to (config.allowedHosts); any other Host header is refused. */
+  allowedHosts: string[];
   secureCookies: boolean;
   lspServers: readonly LspServerConfig[];
   log: (line: string) => void;
@@ -38,17 +44,37 @@ function isPublicPage(pathname: string): boolean {
   return pathname === "/login" || pathname.startsWith("/_next/") || pathname === "/favicon.ico";
 }
 
-function reject(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+const MISDIRECTED = "this service does not answer to that host name";
+const NOT_ORIGIN_FORM = "the request must name a path on this service";
+
+/** Refuses an upgrade before it becomes a WebSocket, with a plain-text reason. */
+function reject(socket: Duplex, status: number, text: string, reason = text): void {
+  const body = Buffer.from(reason);
+  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `${security.join("")}Content-Length: ${body.length}\r\n\r\n${reason}`,
+  );
+}
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(text);
+}
+
+/** The full error with its stack, for the service log only. */
+function errorForLog(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
 /**
  * The service's one HTTP server: tRPC, login, the terminal WebSocket, and the web UI behind a
- * proxy. Every route except login checks the session cookie; every WebSocket upgrade and every
- * state-changing request also checks the Origin.
+ * proxy. Every request and upgrade must name an allowed host and an origin-form path; every route
+ * except login checks the session cookie; every WebSocket upgrade and every state-changing request
+ * also checks the Origin.
  */
 export function createServer(deps: ServerDeps): { server: http.Server; close(): Promise<void> } {
   const { auth, workspaces, agent, driver, log } = deps;
+  const allowedHosts = new Set(deps.allowedHosts);
   const principal = (req: IncomingMessage) => auth.session(readCookie(req, SESSION_COOKIE));
 
   const trpc = createHTTPHandler({
@@ -63,16 +89,21 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       return { authenticated: caller !== null, workspaces, agent, lspServers: deps.lspServers };
     },
     onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") log(`trpc ${path ?? "?"}: ${error.message}`);
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        log(`trpc ${path ?? "?"}: ${errorForLog(error.cause ?? error)}`);
     },
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://service.invalid");
+    setSecurityHeaders(res);
+    if (!hostAllowed(req.headers.host, allowedHosts)) return plain(res, 421, MISDIRECTED);
+    const url = parseRequestTarget(req.url);
+    if (!url) return plain(res, 400, NOT_ORIGIN_FORM);
+    // Everything below (the tRPC handler included) reads this one normalised path.
+    req.url = `${url.pathname}${url.search}`;
     const mutating = req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
-    if (mutating && req.headers.origin !== undefined && !originAllowed(req, deps.allowedOrigins)) {
-      res.writeHead(403, { "content-type": "text/plain" }).end("cross-origin request refused");
-      return;
+    if (mutating && !originAllowed(req, deps.allowedOrigins)) {
+      return plain(res, 403, "cross-origin request refused: a change needs the Origin of this service");
     }
     if (url.pathname === "/healthz") {
       res.writeHead(200, { "content-type": "text/plain" }).end("ok");
@@ -96,22 +127,25 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       res.writeHead(503, { "content-type": "text/plain" }).end("the web UI is not configured");
       return;
     }
-    proxyToWeb(deps.webUpstream, req, res);
+    proxyToWeb(deps.webUpstream, url, req, res);
   };
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err) => {
-      log(`http ${req.method} ${req.url}: ${(err as Error).message}`);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end("internal error");
+      log(`http ${req.method} ${req.url}: ${errorForLog(err)}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      res.end(INTERNAL_ERROR_MESSAGE);
     });
   });
 
   const terminalWss = new WebSocketServer({ noServer: true, maxPayload: MAX_TERMINAL_INPUT_BYTES });
   const lspWss = new WebSocketServer({ noServer: true, maxPayload: MAX_LSP_MESSAGE_BYTES });
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? "/", "http://service.invalid");
+    const url = parseRequestTarget(req.url);
     const upgrade = async () => {
+      if (!hostAllowed(req.headers.host, allowedHosts))
+        return reject(socket, 421, "Misdirected Request", MISDIRECTED);
+      if (!url) return reject(socket, 400, "Bad Request", NOT_ORIGIN_FORM);
       if (!originAllowed(req, deps.allowedOrigins)) return reject(socket, 403, "Forbidden");
       const caller = await principal(req);
       if (!caller) return reject(socket, 401, "Unauthorized");
@@ -141,7 +175,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       }
     };
     upgrade().catch((err) => {
-      log(`upgrade ${url.pathname}: ${(err as Error).message}`);
+      log(`upgrade ${url?.pathname}: ${errorForLog(err)}`);
       reject(socket, 500, "Internal Server Error");
     });
   });

@@ -15,7 +15,12 @@ export interface Context {
   lspServers: readonly LspServerConfig[];
 }
 
+/** What an answer says when the service itself failed; the error and its stack go to the log. */
+export const INTERNAL_ERROR_MESSAGE = "something went wrong in the service; its log has the details";
+
 const t = initTRPC.context<Context>().create({
+  // Never put `data.stack` (host paths) into an answer, whatever NODE_ENV says.
+  isDev: false,
   sse: {
     ping: { enabled: true, intervalMs: 15_000 },
     client: { reconnectAfterInactivityMs: 40_000 },
@@ -28,6 +33,10 @@ const t = initTRPC.context<Context>().create({
         .map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
         .join("; ");
       return { ...shape, message };
+    }
+    // An unexpected error's message may name host paths or internals; a daemon's is about the workspace.
+    if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DaemonCallError)) {
+      return { ...shape, message: INTERNAL_ERROR_MESSAGE };
     }
     return shape;
   },
