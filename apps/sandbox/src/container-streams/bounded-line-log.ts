@@ -31,6 +31,7 @@ export class BoundedLineLog {
   private refilledAt: number;
   private logged = 0;
   private dropped = 0;
+  private summary: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly log: (line: string) => void,
@@ -57,6 +58,7 @@ export class BoundedLineLog {
   end(): void {
     if (this.lineBytes + this.cutBytes > 0) this.finishLine();
     this.reportDropped();
+    clearTimeout(this.summary);
   }
 
   private append(part: Buffer): void {
@@ -79,6 +81,11 @@ export class BoundedLineLog {
     if (this.logged >= this.limits.total) return;
     if (!this.take()) {
       this.dropped++;
+      // Said with the next line let through, or a second later if the stream goes quiet.
+      this.summary ??= setTimeout(() => {
+        this.summary = undefined;
+        this.reportDropped();
+      }, 1000).unref();
       return;
     }
     const text = Buffer.concat(parts, length).toString("utf8").trimEnd();
@@ -87,15 +94,21 @@ export class BoundedLineLog {
       return;
     }
     this.reportDropped();
-    this.logged++;
-    this.log(cut ? `${text} … [${cut} more bytes cut]` : text);
-    if (this.logged === this.limits.total) this.log("… (further output not logged)");
+    this.emit(cut ? `${text} … [${cut} more bytes cut]` : text);
   }
 
   private reportDropped(): void {
-    if (this.dropped === 0 || this.logged >= this.limits.total) return;
-    this.log(`… (${this.dropped} lines dropped)`);
+    if (this.dropped === 0) return;
+    const dropped = this.dropped;
     this.dropped = 0;
+    this.emit(`… (${dropped} lines dropped)`);
+  }
+
+  private emit(text: string): void {
+    if (this.logged >= this.limits.total) return;
+    this.logged++;
+    this.log(text);
+    if (this.logged === this.limits.total) this.log("… (further output not logged)");
   }
 
   /** Token bucket: `burst` lines at once, then `perSecond`. */

@@ -87,6 +87,7 @@ export interface TestService {
 export async function startTestService(
   options: ServiceOptions = {},
   env: Record<string, string> = {},
+  log: (line: string) => void = () => undefined,
 ): Promise<TestService> {
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-test-"));
@@ -100,7 +101,7 @@ export async function startTestService(
     CODER_CPUS: "1",
     ...env,
   });
-  const service = await startService(config, () => undefined, { agentEnv: {}, ...options });
+  const service = await startService(config, log, { agentEnv: {}, ...options });
   const cookie = await login(service.url, service.adminToken ?? "");
   return {
     service,
