@@ -211,10 +211,12 @@ export class DaemonConnection {
     } catch (err) {
       live.drop();
       if (live.dropReason) throw droppedError(live.dropReason);
+      const why =
+        err instanceof DaemonUnavailableError
+          ? err.message
+          : `the workspace daemon did not answer (${(err as Error).message})`;
       const detail = stderrTail.trim() ? `: ${stderrTail.trim().split("\n").slice(-3).join(" / ")}` : "";
-      throw new DaemonUnavailableError(
-        `the workspace daemon did not answer (${(err as Error).message})${detail}`,
-      );
+      throw new DaemonUnavailableError(`${why}${detail}`);
     }
     return live;
   }
