@@ -7,7 +7,8 @@ import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
 import type { Config } from "./config";
-import { daemonCommand } from "./daemon/daemon-connection";
+import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
+import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { openDatabase } from "./db/database";
 import { DockerDriver } from "./docker/docker-driver";
 import { createServer } from "./http/server";
@@ -28,6 +29,8 @@ export interface RunningService {
 export interface ServiceOptions {
   /** Where the agent reads its model settings (default: process.env); see agent/config. */
   agentEnv?: Record<string, string | undefined>;
+  /** The daemon's command and timeouts, when not the defaults (tests run a misbehaving daemon). */
+  daemon?: Partial<DaemonOptions>;
 }
 
 /** Wires the service together and listens. Used by main.ts and by integration tests. */
@@ -58,7 +61,11 @@ export async function startService(
       `the Docker engine does not answer (${(err as Error).message}); run \`npm start\`, which starts one`,
     );
   }
-  const workspaces = new WorkspaceService(db, driver, config.image, log, daemonCommand(config.lspServers));
+  const workspaces = new WorkspaceService(db, driver, config.image, log, {
+    command: daemonCommand(config.lspServers),
+    timeouts: DEFAULT_DAEMON_TIMEOUTS,
+    ...options.daemon,
+  });
   await workspaces.init();
   const agent = new AgentService({
     db,

@@ -17,4 +17,5 @@ export * from "./framework/types";
 export { ToolDefinitionError, type ToolDefinitionErrorKind } from "./framework/validate";
 export { checkServers, type LspToolsConfig, stopLspServers } from "./lsp";
 export * from "./paths/resolve";
+export { bashTimeoutMs } from "./tools/bash";
 export { BUILTIN_TOOLS, createDefaultRegistry } from "./tools/builtin";

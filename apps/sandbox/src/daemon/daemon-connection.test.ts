@@ -5,7 +5,7 @@ import { daemonCommand } from "./daemon-connection";
 describe("the daemon's command line", () => {
   it("is the plain daemon when only the default language servers are in use", () => {
     expect(daemonCommand(DEFAULT_LSP_SERVERS)).toEqual([
-      "node",
+      "/opt/coder/node",
       "/opt/coder/daemon.mjs",
       "--root",
       "/workspace",
@@ -23,7 +23,7 @@ describe("the daemon's command line", () => {
     ]);
     const command = daemonCommand(servers);
     expect(command.slice(0, 5)).toEqual([
-      "node",
+      "/opt/coder/node",
       "/opt/coder/daemon.mjs",
       "--root",
       "/workspace",

@@ -11,17 +11,27 @@ import {
   createMessageConnection,
   type MessageConnection,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-jsonrpc/node";
+import { BoundedLineLog } from "../container-streams/bounded-line-log";
+import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
+import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
 import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
+import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
+
+/**
+ * The node the daemon runs on: a copy that `coder` may execute but not read (images/workspace),
+ * which makes the kernel mark the daemon non-dumpable, so other processes of `coder` cannot open
+ * its stdio under /proc/<pid>/fd or trace it.
+ */
+export const DAEMON_NODE = "/opt/coder/node";
 
 /**
  * The daemon's command line. Servers configured beyond the defaults go along as its tools config,
  * so the agent's lsp tools use the same table as the editor.
  */
 export function daemonCommand(configured: readonly LspServerConfig[]): string[] {
-  const command = ["node", "/opt/coder/daemon.mjs", "--root", "/workspace"];
+  const command = [DAEMON_NODE, "/opt/coder/daemon.mjs", "--root", "/workspace"];
   const same = JSON.stringify(configured) === JSON.stringify(DEFAULT_LSP_SERVERS);
   return same ? command : [...command, "--config", JSON.stringify({ lsp: { servers: configured } })];
 }
@@ -63,13 +73,59 @@ export class DaemonUnavailableError extends Error {
 
 type Handlers = { [M in keyof DaemonNotifications]: (params: DaemonNotifications[M]) => void };
 
+/** How a workspace's daemon is started and how long it may take to answer. */
+export interface DaemonOptions {
+  command: string[];
+  timeouts: DaemonTimeouts;
+}
+
+/**
+ * The daemon answers file reads (bounded by `maxBytes`), tool results (bounded by the tools) and
+ * snapshot diffs; nothing it legitimately sends comes near this.
+ */
+export const MAX_DAEMON_MESSAGE_BYTES = 32 * 1024 * 1024;
+const STDERR_TAIL_CHARS = 2000;
+
+interface Live {
+  conn: MessageConnection;
+  /** Ends the stream and the exec: in-flight requests fail, the next call reconnects. */
+  drop(why?: string): void;
+  /** Why the connection was dropped, when the daemon broke the rules. */
+  dropReason?: string;
+  /** The ping that checks a daemon after one of its requests timed out. */
+  probe?: Promise<void>;
+}
+
+function droppedError(why: string): DaemonUnavailableError {
+  return new DaemonUnavailableError(`the workspace daemon ${why}; the next call starts it again`);
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The promise, or a DaemonUnavailableError once `ms` passed (calling onTimeout first). */
+function deadline<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new DaemonUnavailableError(`the workspace daemon did not answer within ${seconds(ms)}`));
+    }, ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
 /**
  * One JSON-RPC connection to the daemon of one workspace, over the stdio of a single long-lived
- * `docker exec`. If the stream drops, in-flight requests fail with DaemonUnavailableError (never
- * left hanging) and the next request starts a new daemon.
+ * `docker exec`. Everything the daemon sends is hostile input: frames are capped and validated
+ * (BoundedMessageReader), its stderr is logged within bounds (BoundedLineLog), and every request
+ * has a deadline. If the stream drops, breaks the rules or the daemon stops answering, in-flight
+ * requests fail with DaemonUnavailableError (never left hanging) and the next request starts a
+ * new daemon.
  */
 export class DaemonConnection {
-  private current: Promise<{ conn: MessageConnection; proc: AttachedProcess }> | undefined;
+  private current: Promise<Live> | undefined;
   private closed = false;
 
   constructor(
@@ -77,7 +133,7 @@ export class DaemonConnection {
     private readonly workspaceId: string,
     private readonly handlers: Handlers,
     private readonly log: (line: string) => void,
-    private readonly command: string[],
+    private readonly options: DaemonOptions,
   ) {}
 
   /** Connects now if not connected (used to start the file watcher as soon as a workspace runs). */
@@ -89,10 +145,10 @@ export class DaemonConnection {
     return this.current !== undefined;
   }
 
-  private connection(): Promise<{ conn: MessageConnection; proc: AttachedProcess }> {
+  private connection(): Promise<Live> {
     if (this.closed) return Promise.reject(new DaemonUnavailableError("the workspace connection is closed"));
     if (!this.current) {
-      const attempt: Promise<{ conn: MessageConnection; proc: AttachedProcess }> = this.connect(() => {
+      const attempt: Promise<Live> = this.connect(() => {
         if (this.current === attempt) this.current = undefined;
       });
       this.current = attempt;
@@ -103,46 +159,80 @@ export class DaemonConnection {
     return this.current;
   }
 
-  private async connect(onDrop: () => void): Promise<{ conn: MessageConnection; proc: AttachedProcess }> {
+  private async connect(onDrop: () => void): Promise<Live> {
     let proc: AttachedProcess;
     try {
-      proc = await this.driver.exec(this.workspaceId, this.command);
+      proc = await this.driver.exec(this.workspaceId, this.options.command);
     } catch (err) {
       throw new DaemonUnavailableError(`cannot start the workspace daemon: ${(err as Error).message}`);
     }
+    const tag = `[daemon ${this.workspaceId}]`;
     const conn = createMessageConnection(
-      new StreamMessageReader(proc.stdout),
+      new BoundedMessageReader(proc.stdout, {
+        maxHeaderBytes: MAX_FRAME_HEADER_BYTES,
+        maxMessageBytes: MAX_DAEMON_MESSAGE_BYTES,
+      }),
       new StreamMessageWriter(writeOncePerTick(proc.stdin)),
     );
     let stderrTail = "";
+    const stderrLog = new BoundedLineLog((line) => this.log(`${tag} ${line}`));
     proc.stderr.on("data", (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString()).slice(-2000);
-      for (const line of chunk.toString().split("\n"))
-        if (line.trim()) this.log(`[daemon ${this.workspaceId}] ${line}`);
+      stderrTail = (stderrTail + chunk.subarray(-STDERR_TAIL_CHARS).toString()).slice(-STDERR_TAIL_CHARS);
+      stderrLog.write(chunk);
     });
+    proc.stderr.once("end", () => stderrLog.end());
     for (const [method, handler] of Object.entries(this.handlers)) {
       conn.onNotification(method, handler as (params: unknown) => void);
     }
-    const drop = () => {
-      onDrop();
-      conn.dispose(); // rejects every pending request
-      proc.close();
+    let dropped = false;
+    const live: Live = {
+      conn,
+      drop: (why) => {
+        if (dropped) return;
+        dropped = true;
+        if (why) {
+          live.dropReason = why;
+          this.log(`${tag} connection dropped: the daemon ${why}`);
+        }
+        onDrop();
+        conn.dispose(); // rejects every pending request
+        proc.close();
+      },
     };
-    conn.onClose(drop);
-    // A malformed frame is reported, not fatal: the stream ending is what ends the connection.
-    conn.onError(([err]) => this.log(`[daemon ${this.workspaceId}] protocol error: ${err.message}`));
-    void proc.exited.then(drop);
+    conn.onClose(() => live.drop());
+    conn.onError(([err]) => {
+      if (err instanceof FrameViolation) live.drop(`broke the protocol (${err.message})`);
+      else if (!dropped) this.log(`${tag} protocol error: ${err.message}`);
+    });
+    void proc.exited.then(() => live.drop());
     conn.listen();
     try {
-      await conn.sendRequest("ping", {});
+      await this.ping(live);
     } catch (err) {
-      drop();
+      live.drop();
+      if (live.dropReason) throw droppedError(live.dropReason);
+      const why =
+        err instanceof DaemonUnavailableError
+          ? err.message
+          : `the workspace daemon did not answer (${(err as Error).message})`;
       const detail = stderrTail.trim() ? `: ${stderrTail.trim().split("\n").slice(-3).join(" / ")}` : "";
-      throw new DaemonUnavailableError(
-        `the workspace daemon did not answer (${(err as Error).message})${detail}`,
-      );
+      throw new DaemonUnavailableError(`${why}${detail}`);
     }
-    return { conn, proc };
+    return live;
+  }
+
+  private async ping(live: Live): Promise<void> {
+    await deadline(live.conn.sendRequest("ping", {}), this.options.timeouts.pingMs);
+  }
+
+  /** After a request timed out: a daemon that does not answer a ping either is dropped. */
+  private checkAlive(live: Live): void {
+    live.probe ??= this.ping(live).then(
+      () => {
+        live.probe = undefined;
+      },
+      () => live.drop("stopped answering"),
+    );
   }
 
   async request<M extends keyof DaemonRequests>(
@@ -150,19 +240,25 @@ export class DaemonConnection {
     params: DaemonRequests[M]["params"],
     signal?: AbortSignal,
   ): Promise<DaemonRequests[M]["result"]> {
-    const { conn } = await this.connection();
+    const live = await this.connection();
     const cancel = new CancellationTokenSource();
     const onAbort = () => cancel.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      return (await conn.sendRequest(method, params, cancel.token)) as DaemonRequests[M]["result"];
+      const answer = live.conn.sendRequest(method, params, cancel.token);
+      return (await deadline(answer, requestTimeoutMs(method, params, this.options.timeouts), () => {
+        cancel.cancel();
+        this.checkAlive(live);
+      })) as DaemonRequests[M]["result"];
     } catch (err) {
+      if (err instanceof DaemonUnavailableError) throw err;
       if (err instanceof ResponseError && err.code > -32100 && err.code <= -32000) {
         throw new DaemonCallError(err.code, err.message);
       }
       if (err instanceof ResponseError && err.code === -32800)
         throw new DaemonCallError(err.code, "cancelled");
       if (err instanceof ResponseError) throw new DaemonCallError(err.code, err.message);
+      if (live.dropReason) throw droppedError(live.dropReason);
       throw new DaemonUnavailableError(`the workspace daemon connection dropped: ${(err as Error).message}`);
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -181,10 +277,7 @@ export class DaemonConnection {
     const current = this.current;
     this.current = undefined;
     void current?.then(
-      ({ conn, proc }) => {
-        conn.dispose();
-        proc.close();
-      },
+      (live) => live.drop(),
       () => undefined,
     );
   }

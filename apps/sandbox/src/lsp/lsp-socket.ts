@@ -6,8 +6,10 @@ import {
   MAX_LSP_MESSAGE_BYTES,
 } from "@coder/protocol";
 import type { Message } from "vscode-jsonrpc";
-import { StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import { StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { WebSocket } from "ws";
+import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
+import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
 import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
 import { closeReason } from "./close-reason";
 import { isExitNotification, parseClientMessage, rewriteClientMessage } from "./rewrite";
@@ -98,10 +100,20 @@ export async function serveLsp(
   proc.stderr.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
   });
-  const reader = new StreamMessageReader(proc.stdout);
-  reader.onError((err) =>
-    close(LspCloseCode.ServerError, `the language server sent a malformed message: ${err.message}`),
-  );
+  // The server's output is hostile input: capped frames, valid JSON-RPC, or the server is ended.
+  const reader = new BoundedMessageReader(proc.stdout, {
+    maxHeaderBytes: MAX_FRAME_HEADER_BYTES,
+    maxMessageBytes: MAX_LSP_MESSAGE_BYTES,
+  });
+  const running = proc;
+  reader.onError((err) => {
+    if (ws.readyState !== ws.OPEN) return;
+    const why = `the language server broke the protocol: ${err.message}`;
+    log(`lsp ${workspaceId}/${language}: ${why}; ending it`);
+    const tooBig = err instanceof FrameViolation && err.kind === "too_big";
+    close(tooBig ? LspCloseCode.TooBig : LspCloseCode.ServerError, why);
+    running.close();
+  });
   reader.listen((message) => {
     if (ws.readyState !== ws.OPEN) return;
     const text = JSON.stringify(message);

@@ -7,7 +7,7 @@ import type {
   WorkspaceStatus,
 } from "@coder/protocol";
 import { z } from "zod";
-import { DaemonConnection } from "../daemon/daemon-connection";
+import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connection";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import type { ContainerState, WorkspaceDriver } from "../docker/driver";
@@ -58,8 +58,8 @@ export class WorkspaceService {
     private readonly driver: WorkspaceDriver,
     private readonly image: string,
     private readonly log: (line: string) => void,
-    /** The command that starts a workspace's daemon (daemon-connection.ts daemonCommand). */
-    private readonly daemonCommand: string[],
+    /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
+    private readonly daemonOptions: DaemonOptions,
   ) {}
 
   /** Finds the workspaces of an earlier run again and follows engine events from now on. */
@@ -251,7 +251,7 @@ export class WorkspaceService {
           "tools.progress": (params) => this.routeToolProgress(id, params),
         },
         this.log,
-        this.daemonCommand,
+        this.daemonOptions,
       );
       this.daemons.set(id, d);
     }

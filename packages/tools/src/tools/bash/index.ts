@@ -24,6 +24,11 @@ const parameters = z.object({
   description: z.string().optional().describe("A few words saying what the command does"),
 });
 
+/** How long a call may run before it is stopped: its `timeout_ms`, at most MAX_TIMEOUT_MS. */
+export function bashTimeoutMs(timeoutMs: number | undefined): number {
+  return Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+}
+
 function outputLimit(config: ToolsConfig): number {
   return config.bash?.output_limit_bytes ?? DEFAULT_OUTPUT_LIMIT;
 }
@@ -44,7 +49,7 @@ export const bashTool = defineTool({
     title: args.description ?? args.command,
   }),
   async execute(args, ctx) {
-    const timeoutMs = Math.min(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    const timeoutMs = bashTimeoutMs(args.timeout_ms);
     const outcome = await runShell({
       command: args.command,
       cwd: ctx.workspaceRoot,
