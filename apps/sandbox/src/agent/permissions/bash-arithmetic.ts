@@ -40,5 +40,10 @@ export function arithmeticOnValues(node: Node): boolean {
 }
 
 function mentionsValue(nodes: readonly Node[]): boolean {
-  return nodes.some((n) => VALUES.has(n.type) || mentionsValue(n.children));
+  const stack = [...nodes];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (VALUES.has(node.type)) return true;
+    stack.push(...node.children);
+  }
+  return false;
 }

@@ -98,6 +98,17 @@ describe("bash lines that an allowed program covers", () => {
     expect(d).toEqual({ action: "ask", always: [] });
   });
 
+  it("ask about a line nested too deeply to judge, rather than fail", async () => {
+    const deep = `${"(".repeat(5000)}rm -rf ~${")".repeat(5000)}`;
+    expect((await decide(askingWithCat, bash(deep))).action).toBe("ask");
+    expect((await decide(denyingRm, bash(deep))).action).toBe("ask");
+  });
+
+  it("never offer an always pattern whose program holds a wildcard", async () => {
+    const d = await decide(askingWithCat, bash("'c*' a"));
+    expect(d).toEqual({ action: "ask", always: [] });
+  });
+
   it("follow the rules when they cover every command", async () => {
     const everything = rules({});
     for (const line of ["$X", "cat a; if then", "cat <(rm -rf ~)"]) {

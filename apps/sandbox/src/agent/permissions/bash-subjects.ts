@@ -22,6 +22,8 @@ export type BashSubject =
 
 /** `bash -c "eval '…'"` and so on: deeper than this is not read. */
 const MAX_DEPTH = 8;
+/** Syntax nested deeper than this (`((((…))))`) is not judged. */
+const MAX_NESTING = 256;
 const CHANGES_DIRECTORY = new Set(["cd", "pushd", "popd"]);
 /** A loop variable like this (PATH, IFS, LD_PRELOAD) changes what later commands run. */
 const ENVIRONMENT_NAME = /^[A-Z_][A-Z0-9_]*$/;
@@ -52,7 +54,7 @@ class CommandLineReader {
     }
     try {
       if (tree.rootNode.hasError) this.unknown(source, "it does not parse as a shell command");
-      this.visit(tree.rootNode, depth);
+      this.walk(tree.rootNode, depth);
     } finally {
       tree.delete();
     }
@@ -68,6 +70,23 @@ class CommandLineReader {
     return this.subjects;
   }
 
+  /** Visits every node, parents first, without recursion: a hostile line can nest deeply. */
+  private walk(root: Node, depth: number): void {
+    const stack = [{ node: root, level: 0 }];
+    for (let next = stack.pop(); next; next = stack.pop()) {
+      if (next.level > MAX_NESTING) {
+        this.unknown(next.node.text, "it nests too deeply to judge");
+        return;
+      }
+      this.visit(next.node, depth);
+      const children = next.node.children;
+      for (let i = children.length - 1; i >= 0; i--) {
+        stack.push({ node: children[i] as Node, level: next.level + 1 });
+      }
+    }
+  }
+
+  /** Judges one node (its children are visited after it). */
   private visit(node: Node, depth: number): void {
     switch (node.type) {
       case "command":
@@ -106,7 +125,6 @@ class CommandLineReader {
         "it evaluates a value only known at run time as arithmetic, which can run commands",
       );
     }
-    for (const child of node.children) this.visit(child, depth);
   }
 
   private command(node: Node, depth: number): void {
