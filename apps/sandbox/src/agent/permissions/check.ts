@@ -31,7 +31,7 @@ interface Subject {
  * The subjects one request is judged by: each simple command of a bash line (and each part of
  * it that cannot be judged), paths normalised.
  */
-export async function subjectsOf(request: PermissionRequest): Promise<Subject[]> {
+async function subjectsOf(request: PermissionRequest): Promise<Subject[]> {
   if (request.permission === "bash") {
     const subjects = await Promise.all(request.patterns.map(bashSubjects));
     return subjects.flat().map((s) => {
