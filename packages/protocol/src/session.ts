@@ -261,6 +261,14 @@ export const sessionEvent = z.discriminatedUnion("type", [
     passed: z.boolean(),
     output: z.string(),
   }),
+  /** Auto-verify did not run the check: the agent's bash rules refuse it, or the person said no. */
+  z.object({
+    type: z.literal("verify.skipped"),
+    turnId: entityId,
+    attempt: z.number().int(),
+    command: z.string(),
+    reason: z.string(),
+  }),
 ]);
 export type SessionEvent = z.infer<typeof sessionEvent>;
 

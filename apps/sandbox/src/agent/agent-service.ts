@@ -21,6 +21,7 @@ import { INTERRUPTED, SERVICE_STOPPING } from "./loop/turn";
 import { startTurn } from "./loop/turn-start";
 import type { RuntimeDeps } from "./loop/turn-state";
 import { ModelCatalog, ModelConfigError } from "./models/catalog";
+import { bashParser } from "./permissions/bash-grammar";
 import { type RevertResult, TurnChanges } from "./snapshots/turn-revert";
 import { turnSummaries } from "./snapshots/turn-summaries";
 import { SessionStore } from "./store/session-store";
@@ -93,8 +94,12 @@ export class AgentService {
     );
   }
 
-  /** Marks the turns a killed service left running as interrupted, with their unfinished calls. */
+  /**
+   * Loads the shell grammar bash permissions are judged with (so a broken install fails the start,
+   * not a call), and marks the turns a killed service left running as interrupted.
+   */
   async init(): Promise<void> {
+    await bashParser();
     for (const turn of await this.store.runningTurns()) {
       const recorder = new SessionRecorder(this.events, turn.sessionId);
       const messages = await this.store.messages(turn.sessionId);

@@ -123,6 +123,7 @@ export async function project(
       return;
     case "turn.changes":
     case "verify.finished":
+    case "verify.skipped":
       // Snapshot state is written by the runtime itself (it holds the snapshot ids); these tell watchers.
       return;
   }

@@ -13,9 +13,7 @@ import { stepCountIs, streamText, type TextStreamPart, type ToolSet } from "ai";
 import { SessionRecorder } from "../events/recorder";
 import { newId } from "../ids";
 import { describeProviderError, type ProviderFailure } from "../models/errors";
-import { grantsFor } from "../permissions/check";
-import { DEFAULT_RULES } from "../permissions/defaults";
-import { type Rule, rulesFromConfig } from "../permissions/rules";
+import type { Rule } from "../permissions/rules";
 import { systemPrompt } from "../prompt/system-prompt";
 import { readWorkspaceContext, type WorkspaceContext } from "../prompt/workspace-context";
 import { ChangeTracker } from "../snapshots/change-tracker";
@@ -29,6 +27,7 @@ import { toModelMessages } from "./history";
 import { MessageWriter } from "./message-writer";
 import { RepeatDetector } from "./repeat-detector";
 import { retryingModel } from "./retrying-model";
+import { addGrants, agentRules } from "./session-permissions";
 import { toolSet } from "./tool-set";
 import { startTurn } from "./turn-start";
 import type { ResolvedModel, RootScope, RuntimeDeps, TurnState } from "./turn-state";
@@ -131,17 +130,11 @@ class TurnRun implements TurnState {
   }
 
   rules(): Rule[] {
-    return [
-      ...rulesFromConfig(DEFAULT_RULES, this.agent),
-      ...rulesFromConfig(this.deps.config.permissions, this.agent),
-      ...this.root.grants.filter((g) => g.agent === this.agent).map((g) => g.rule),
-    ];
+    return agentRules(this.deps.config.permissions, this.root, this.agent);
   }
 
-  async grant(permission: string, patterns: readonly string[]): Promise<void> {
-    const rules = grantsFor(permission, patterns);
-    this.root.grants.push(...rules.map((rule) => ({ agent: this.agent, rule })));
-    await this.input.store.addGrants(this.root.sessionId, this.agent, rules);
+  grant(permission: string, patterns: readonly string[]): Promise<void> {
+    return addGrants(this.input.store, this.root, this.agent, permission, patterns);
   }
 
   async switchAgent(agent: AgentName): Promise<void> {

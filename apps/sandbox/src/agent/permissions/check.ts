@@ -1,7 +1,8 @@
 import type { PermissionRequest } from "@coder/tools";
-import { alwaysPattern, splitCommand } from "./bash";
+import { alwaysPattern } from "./always-pattern";
+import { bashSubjects } from "./bash-subjects";
 import { isOutsideWorkspace, normalizePath } from "./paths";
-import { type Action, evaluate, type Rule } from "./rules";
+import { type Action, evaluate, evaluateAnySubject, type Rule } from "./rules";
 
 /** Permissions whose patterns are paths: judged relative to the workspace, refused outside it. */
 const PATH_PERMISSIONS = new Set(["read", "edit", "list", "glob", "grep", "lsp"]);
@@ -14,46 +15,71 @@ export interface Decision {
   reason?: string;
 }
 
-/** The subjects one request is judged by: each simple command of a bash line, paths normalised. */
-export function subjectsOf(request: PermissionRequest): string[] {
-  if (request.permission === "bash") return request.patterns.flatMap(splitCommand);
-  if (PATH_PERMISSIONS.has(request.permission)) {
-    return request.patterns.map((p) => (p === "*" ? p : normalizePath(p)));
+/** One thing a request is judged by. */
+interface Subject {
+  /** What rules' patterns are matched against (or what is shown, for one that cannot be judged). */
+  text: string;
+  /** What an "always" reply to it allows; none for a subject that cannot be judged. */
+  always?: string;
+  /** Set when the subject could be anything: only rules that cover everything decide it. */
+  unknown?: string;
+  /** The command without the variables set for it: refused when a rule refuses that. */
+  program?: string;
+}
+
+/**
+ * The subjects one request is judged by: each simple command of a bash line (and each part of
+ * it that cannot be judged), paths normalised.
+ */
+async function subjectsOf(request: PermissionRequest): Promise<Subject[]> {
+  if (request.permission === "bash") {
+    const subjects = await Promise.all(request.patterns.map(bashSubjects));
+    return subjects.flat().map((s) => {
+      if (s.kind === "unknown") return { text: s.text, unknown: s.why };
+      const program = s.words.slice(s.assignments).join(" ");
+      const subject = { text: s.words.join(" "), always: alwaysPattern(s.words) };
+      return s.assignments > 0 && program ? { ...subject, program } : subject;
+    });
   }
-  return request.patterns.length > 0 ? request.patterns : ["*"];
+  if (PATH_PERMISSIONS.has(request.permission)) {
+    return request.patterns.map((p) => ({ text: p === "*" ? p : normalizePath(p), always: "*" }));
+  }
+  const patterns = request.patterns.length > 0 ? request.patterns : ["*"];
+  return patterns.map((text) => ({ text, always: alwaysFor(request.permission, text) }));
 }
 
 /**
  * Decides a request against rules (defaults, configuration, then this session's "always" grants;
  * the last match wins). Any denied subject denies the call; any that asks makes it ask.
  */
-export function decide(rules: readonly Rule[], request: PermissionRequest): Decision {
-  const subjects = subjectsOf(request);
+export async function decide(rules: readonly Rule[], request: PermissionRequest): Promise<Decision> {
+  const subjects = await subjectsOf(request);
   if (PATH_PERMISSIONS.has(request.permission)) {
-    const outside = subjects.find((s) => s !== "*" && isOutsideWorkspace(s));
-    if (outside) return { action: "deny", always: [], reason: `${outside} is outside the workspace` };
+    const outside = subjects.find((s) => s.text !== "*" && isOutsideWorkspace(s.text));
+    if (outside) return { action: "deny", always: [], reason: `${outside.text} is outside the workspace` };
   }
-  const actions = subjects.map((subject) => ({
-    subject,
-    action: evaluate(rules, request.permission, subject),
-  }));
+  const actions = subjects.map((subject) => ({ subject, action: judge(rules, request.permission, subject) }));
   const denied = actions.find((a) => a.action === "deny");
   if (denied) {
-    const what = denied.subject === "*" ? request.permission : `${request.permission} ${denied.subject}`;
+    const what =
+      denied.subject.text === "*" ? request.permission : `${request.permission} ${denied.subject.text}`;
     return { action: "deny", always: [], reason: `${what} is not permitted for this agent` };
   }
   const asking = actions.filter((a) => a.action === "ask");
   if (asking.length === 0) return { action: "allow", always: [] };
-  const always = asking.map((a) => alwaysFor(request.permission, a.subject));
+  const always = asking.flatMap((a) => (a.subject.always === undefined ? [] : [a.subject.always]));
   return { action: "ask", always: [...new Set(always)] };
 }
 
-/**
- * How far an "always" reply reaches: a command's program (and sub-command), a fetched site, and
- * for everything else the permission as a whole for the rest of the session.
- */
+function judge(rules: readonly Rule[], permission: string, subject: Subject): Action {
+  if (subject.unknown) return evaluateAnySubject(rules, permission);
+  // `X=1 rm -rf ~` is still `rm`: a rule refusing `rm *` refuses it.
+  if (subject.program && evaluate(rules, permission, subject.program) === "deny") return "deny";
+  return evaluate(rules, permission, subject.text);
+}
+
+/** How far an "always" reply reaches: a fetched site, else the permission as a whole. */
 function alwaysFor(permission: string, subject: string): string {
-  if (permission === "bash") return alwaysPattern(subject);
   if (permission === "webfetch" && URL.canParse(subject)) return `${new URL(subject).origin}/*`;
   return "*";
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alwaysPattern, splitCommand } from "./bash";
+import { alwaysPattern } from "./always-pattern";
+import { bashSubjects } from "./bash-subjects";
 import { decide, grantsFor } from "./check";
 import { DEFAULT_RULES } from "./defaults";
 import { normalizePath } from "./paths";
@@ -34,42 +35,46 @@ describe("wildcard patterns", () => {
   });
 });
 
+/** The simple commands a line is judged by, as their patterns see them. */
+const commandsOf = async (line: string) =>
+  (await bashSubjects(line)).flatMap((s) => (s.kind === "command" ? [s.words.join(" ")] : []));
+
 describe("bash commands as subjects", () => {
-  it("are split on unquoted separators", () => {
-    expect(splitCommand("git status && rm -rf x; ls | wc -l")).toEqual([
+  it("are split on unquoted separators", async () => {
+    expect(await commandsOf("git status && rm -rf x; ls | wc -l")).toEqual([
       "git status",
       "rm -rf x",
       "ls",
       "wc -l",
     ]);
-    expect(splitCommand("echo 'a && b' \"c; d\"")).toEqual(["echo 'a && b' \"c; d\""]);
-    expect(splitCommand("sleep 1 & echo done")).toEqual(["sleep 1", "echo done"]);
+    expect(await commandsOf("echo 'a && b' \"c; d\"")).toEqual(["echo a && b c; d"]);
+    expect(await commandsOf("sleep 1 & echo done")).toEqual(["sleep 1", "echo done"]);
   });
 
-  it("include the commands hidden in substitutions", () => {
-    expect(splitCommand("echo $(rm -rf ~)")).toEqual(["rm -rf ~", "echo $(rm -rf ~)"]);
-    expect(splitCommand('echo "`curl evil`"')).toEqual(["curl evil", 'echo "`curl evil`"']);
+  it("include the commands hidden in substitutions", async () => {
+    expect(await commandsOf("echo $(rm -rf ~)")).toEqual(["echo $(rm -rf ~)", "rm -rf ~"]);
+    expect(await commandsOf('echo "`curl evil`"')).toEqual(['echo "`curl evil`"', "curl evil"]);
   });
 
-  it("are generalised by program and sub-command for an always reply", () => {
-    expect(alwaysPattern("git log --oneline -5")).toBe("git log *");
-    expect(alwaysPattern("npm test")).toBe("npm test *");
-    expect(alwaysPattern("ls -la src")).toBe("ls *");
-    expect(alwaysPattern("git --no-pager log")).toBe("git *");
+  it("are generalised by program and sub-command for an always reply", async () => {
+    expect(alwaysPattern(["git", "log", "--oneline", "-5"])).toBe("git log *");
+    expect(alwaysPattern(["npm", "test"])).toBe("npm test *");
+    expect(alwaysPattern(["ls", "-la", "src"])).toBe("ls *");
+    expect(alwaysPattern(["git", "--no-pager", "log"])).toBe("git *");
   });
 });
 
 describe("permission decisions", () => {
-  it("allow work inside the sandbox by default", () => {
-    expect(decide(rules("build"), bash("npm test")).action).toBe("allow");
-    expect(decide(rules("build"), edit("src/a.ts")).action).toBe("allow");
-    expect(decide(rules("build"), { permission: "read", patterns: ["README.md"], title: "" }).action).toBe(
-      "allow",
-    );
+  it("allow work inside the sandbox by default", async () => {
+    expect((await decide(rules("build"), bash("npm test"))).action).toBe("allow");
+    expect((await decide(rules("build"), edit("src/a.ts"))).action).toBe("allow");
+    expect(
+      (await decide(rules("build"), { permission: "read", patterns: ["README.md"], title: "" })).action,
+    ).toBe("allow");
   });
 
-  it("ask before fetching from the web", () => {
-    const d = decide(rules("build"), {
+  it("ask before fetching from the web", async () => {
+    const d = await decide(rules("build"), {
       permission: "webfetch",
       patterns: ["https://example.com/a"],
       title: "",
@@ -77,16 +82,16 @@ describe("permission decisions", () => {
     expect(d).toEqual({ action: "ask", always: ["https://example.com/*"] });
   });
 
-  it("deny paths outside the workspace, however they are written", () => {
+  it("deny paths outside the workspace, however they are written", async () => {
     for (const p of ["/etc/passwd", "../outside.txt", "src/../../x", "/workspace/../etc/shadow"]) {
-      const d = decide(rules("build"), edit(p));
+      const d = await decide(rules("build"), edit(p));
       expect(d.action).toBe("deny");
       expect(d.reason).toMatch(/outside the workspace/);
     }
   });
 
-  it("let tools read the spilled output they point the model to", () => {
-    const d = decide(rules("build"), {
+  it("let tools read the spilled output they point the model to", async () => {
+    const d = await decide(rules("build"), {
       permission: "read",
       patterns: ["/tmp/coder-tool-output/call_1.txt"],
       title: "",
@@ -94,55 +99,57 @@ describe("permission decisions", () => {
     expect(d.action).toBe("allow");
   });
 
-  it("use the last matching bash pattern", () => {
+  it("use the last matching bash pattern", async () => {
     const config: RuleConfig = { build: { bash: { "*": "ask", "git status*": "allow", "rm *": "deny" } } };
-    expect(decide(rules("build", config), bash("git status --short")).action).toBe("allow");
-    expect(decide(rules("build", config), bash("rm -rf build")).action).toBe("deny");
-    expect(decide(rules("build", config), bash("make")).action).toBe("ask");
+    expect((await decide(rules("build", config), bash("git status --short"))).action).toBe("allow");
+    expect((await decide(rules("build", config), bash("rm -rf build"))).action).toBe("deny");
+    expect((await decide(rules("build", config), bash("make"))).action).toBe("ask");
   });
 
-  it("judge a compound command by its worst part", () => {
+  it("judge a compound command by its worst part", async () => {
     const config: RuleConfig = { "*": { bash: { "*": "ask", "git status*": "allow", "rm *": "deny" } } };
-    expect(decide(rules("build", config), bash("git status; rm -rf ~")).action).toBe("deny");
-    const d = decide(rules("build", config), bash("git status && npm test"));
+    expect((await decide(rules("build", config), bash("git status; rm -rf ~"))).action).toBe("deny");
+    const d = await decide(rules("build", config), bash("git status && npm test"));
     expect(d).toEqual({ action: "ask", always: ["npm test *"] });
   });
 
-  it("let an always grant cover later commands with the same prefix", () => {
+  it("let an always grant cover later commands with the same prefix", async () => {
     const config: RuleConfig = { "*": { bash: "ask" } };
-    const first = decide(rules("build", config), bash("git log --oneline -5"));
+    const first = await decide(rules("build", config), bash("git log --oneline -5"));
     expect(first.action).toBe("ask");
     const granted = [...rules("build", config), ...grantsFor("bash", first.always)];
-    expect(decide(granted, bash("git log -p")).action).toBe("allow");
-    expect(decide(granted, bash("git push")).action).toBe("ask");
+    expect((await decide(granted, bash("git log -p"))).action).toBe("allow");
+    expect((await decide(granted, bash("git push"))).action).toBe("ask");
   });
 
-  it("keep the plan agent to writing plans under .coder/plans", () => {
-    expect(decide(rules("plan"), edit(".coder/plans/refactor.md")).action).toBe("allow");
-    expect(decide(rules("plan"), edit("/workspace/.coder/plans/x.md")).action).toBe("allow");
-    const d = decide(rules("plan"), edit("src/index.ts"));
+  it("keep the plan agent to writing plans under .coder/plans", async () => {
+    expect((await decide(rules("plan"), edit(".coder/plans/refactor.md"))).action).toBe("allow");
+    expect((await decide(rules("plan"), edit("/workspace/.coder/plans/x.md"))).action).toBe("allow");
+    const d = await decide(rules("plan"), edit("src/index.ts"));
     expect(d.action).toBe("deny");
     expect(d.reason).toMatch(/edit src\/index.ts is not permitted/);
-    expect(decide(rules("plan"), bash("ls")).action).toBe("deny");
+    expect((await decide(rules("plan"), bash("ls"))).action).toBe("deny");
   });
 
-  it("ask before leaving plan mode and before a repeated call goes on", () => {
-    expect(decide(rules("plan"), { permission: "plan_exit", patterns: [], title: "" }).action).toBe("ask");
-    expect(decide(rules("build"), { permission: "doom_loop", patterns: ["read"], title: "" }).action).toBe(
+  it("ask before leaving plan mode and before a repeated call goes on", async () => {
+    expect((await decide(rules("plan"), { permission: "plan_exit", patterns: [], title: "" })).action).toBe(
       "ask",
     );
+    expect(
+      (await decide(rules("build"), { permission: "doom_loop", patterns: ["read"], title: "" })).action,
+    ).toBe("ask");
   });
 
-  it("apply rules for every agent before an agent's own", () => {
+  it("apply rules for every agent before an agent's own", async () => {
     const config: RuleConfig = { build: { webfetch: "allow" }, "*": { webfetch: "deny" } };
     const request = { permission: "webfetch", patterns: ["https://a.example/"], title: "" };
-    expect(decide(rules("build", config), request).action).toBe("allow");
-    expect(decide(rules("plan", config), request).action).toBe("deny");
+    expect((await decide(rules("build", config), request)).action).toBe("allow");
+    expect((await decide(rules("plan", config), request)).action).toBe("deny");
   });
 });
 
 describe("path subjects", () => {
-  it("are relative to the workspace root", () => {
+  it("are relative to the workspace root", async () => {
     expect(normalizePath("./src//a.ts")).toBe("src/a.ts");
     expect(normalizePath("/workspace/src/a.ts")).toBe("src/a.ts");
     expect(normalizePath("/workspace")).toBe(".");

@@ -36,3 +36,18 @@ export function evaluate(rules: readonly Rule[], permission: string, subject: st
   }
   return "ask";
 }
+
+/**
+ * The action for a subject that could be anything (a command that cannot be judged before it
+ * runs): allow only when the rules allow every subject, deny when they deny every one, else ask.
+ */
+export function evaluateAnySubject(rules: readonly Rule[], permission: string): Action {
+  const later = new Set<Action>();
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const rule = rules[i] as Rule;
+    if (!matchWildcard(rule.permission, permission)) continue;
+    if (rule.pattern === "*") return [...later].every((a) => a === rule.action) ? rule.action : "ask";
+    later.add(rule.action);
+  }
+  return "ask";
+}

@@ -10,6 +10,7 @@ import {
 import { DaemonCallError, DaemonUnavailableError } from "../../daemon/daemon-connection";
 import { WorkspaceError } from "../../workspaces/workspace-service";
 import { newId } from "../ids";
+import { askApproval } from "../interaction/ask-approval";
 import { type ApprovalAnswer, RequestCancelled } from "../interaction/pending-requests";
 import { REPEAT_LIMIT } from "../loop/repeat-detector";
 import type { TurnState } from "../loop/turn-state";
@@ -88,7 +89,7 @@ async function authorize(
   part: ToolPart,
   request: PermissionRequest,
 ): Promise<Outcome | undefined> {
-  const decision = decide(turn.rules(), request);
+  const decision = await decide(turn.rules(), request);
   if (decision.action === "allow") return undefined;
   if (decision.action === "deny") {
     return failed("permission_denied", decision.reason ?? `${request.permission} is not permitted`);
@@ -105,15 +106,13 @@ async function authorize(
   };
   part.state = "waiting";
   await turn.message.update(part, true);
-  await turn.root.recorder.emit({ type: "approval.asked", request: approval });
   let answer: ApprovalAnswer;
   try {
-    answer = await turn.deps.pending.approval(turn.root.sessionId, approval, turn.signal);
+    answer = await askApproval(turn.deps.pending, turn.root, approval, turn.signal);
   } catch (error) {
     if (error instanceof RequestCancelled) return aborted();
     throw error;
   }
-  await turn.root.recorder.emit({ type: "approval.replied", requestId: approval.id, reply: answer.reply });
   if (answer.reply === "always") await turn.grant(request.permission, decision.always);
   if (answer.reply !== "reject") return undefined;
   if (answer.message) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentFixture, isType, startAgentFixture } from "../testing/agent-fixture";
@@ -97,5 +97,58 @@ describe("auto-verify", () => {
     writeFileSync(path.join(f.workspace.root, ".coder/config.json"), "{ not json");
     await f.run(session.id, "write a.js");
     expect(existsSync(path.join(f.workspace.root, "checked.txt"))).toBe(false);
+  });
+
+  it("do not run a check the agent's bash rules refuse, and say why it was skipped", async () => {
+    f = await startAgentFixture({
+      config: { permissions: { "*": { bash: { "*": "allow", "touch *": "deny" } } } },
+      script: [{ toolCalls: [write("a.js")] }, { text: "ok" }],
+    });
+    configure({ command: "touch checked.txt" });
+    const session = await f.newSession();
+    const view = f.watch(session.id);
+    await f.run(session.id, "write a.js");
+    expect(existsSync(path.join(f.workspace.root, "checked.txt"))).toBe(false);
+    expect(view.all.filter(isType("verify.finished"))).toEqual([]);
+    const [skipped] = view.all.filter(isType("verify.skipped"));
+    expect(skipped?.reason).toMatch(/touch checked.txt is not permitted/);
+  });
+
+  it("run a check the rules ask about only once the person allows it", async () => {
+    f = await startAgentFixture({
+      config: { permissions: { "*": { bash: "ask" } } },
+      script: [
+        { toolCalls: [write("a.js")] },
+        { text: "ok" },
+        { toolCalls: [write("b.js")] },
+        { text: "ok" },
+      ],
+    });
+    configure({ command: "touch checked.txt; exit 1" });
+    const session = await f.newSession();
+    const view = f.watch(session.id);
+    const checked = path.join(f.workspace.root, "checked.txt");
+
+    await f.agent.prompt({ sessionId: session.id, text: "write a.js" });
+    const first = await view.waitFor((e) => e.type === "approval.asked");
+    if (first.type !== "approval.asked") throw new Error("no approval");
+    expect(first.request).toMatchObject({ tool: "bash", patterns: ["touch checked.txt; exit 1"] });
+    expect(existsSync(checked)).toBe(false);
+    f.agent.respond({ sessionId: session.id, requestId: first.request.id, reply: "once" });
+    await view.waitFor((e) => e.type === "verify.finished");
+    expect(existsSync(checked)).toBe(true);
+
+    // The failed check went back to the agent; after its next turn the check asks again.
+    rmSync(checked);
+    const second = await view.waitFor(
+      (e) => e.type === "approval.asked" && e.request.id !== first.request.id,
+    );
+    if (second.type !== "approval.asked") throw new Error("no second approval");
+    f.agent.respond({ sessionId: session.id, requestId: second.request.id, reply: "reject" });
+    await f.agent.idle(session.id);
+    expect(existsSync(checked)).toBe(false);
+    expect(view.all.filter(isType("verify.skipped")).map((e) => e.reason)).toEqual([
+      "the person did not allow it",
+    ]);
   });
 });

@@ -1,4 +1,3 @@
-import { newId } from "../ids";
 import type { WorkspacePort } from "../workspace/workspace-port";
 
 export interface CheckResult {
@@ -7,11 +6,14 @@ export interface CheckResult {
   output: string;
 }
 
-/** Runs the check command through the workspace's bash tool (the same limits as the agent's calls). */
+/**
+ * Runs the check command through the workspace's bash tool (the same limits as the agent's calls),
+ * once checkPermission said it may.
+ */
 export async function runCheck(
   workspace: WorkspacePort,
   command: string,
-  call: { sessionId: string; messageId: string },
+  call: { sessionId: string; messageId: string; callId: string },
   signal: AbortSignal,
 ): Promise<CheckResult> {
   const { result, output } = await workspace.executeTool(
@@ -19,7 +21,7 @@ export async function runCheck(
       tool: "bash",
       args: { command, description: "auto-verify" },
       sessionId: call.sessionId,
-      callId: newId("prt"),
+      callId: call.callId,
       agent: "build",
       messageId: call.messageId,
     },

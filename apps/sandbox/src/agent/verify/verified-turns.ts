@@ -1,5 +1,7 @@
+import { newId } from "../ids";
 import { runTurn, type TurnInput } from "../loop/turn";
 import { startTurn } from "../loop/turn-start";
+import { checkPermission } from "./check-permission";
 import { onlyDocumentation } from "./documentation";
 import { runCheck } from "./run-check";
 import { readVerifyConfig } from "./verify-config";
@@ -22,8 +24,9 @@ function feedback(command: string, output: string, attempt: number, max: number)
 
 /**
  * Runs a prompt's turn, then auto-verify: when the turn changed files (not only documentation)
- * and the workspace's `.coder/config.json` names a check command, the command runs; a failure
- * goes back to the agent as a new prompt, as long as attempts are left. Each run is an event.
+ * and the workspace's `.coder/config.json` names a check command, the command runs — if the agent's
+ * bash rules (or the person, where they ask) allow it; a failure goes back to the agent as a new
+ * prompt, as long as attempts are left. Each run, or skipped run, is an event.
  */
 export async function runVerifiedTurns(input: TurnInput): Promise<void> {
   const { deps, store, recorder, signal } = input;
@@ -39,10 +42,25 @@ export async function runVerifiedTurns(input: TurnInput): Promise<void> {
     const changed = await workspace.snapshots.diff(snapshots.before, snapshots.after);
     if (onlyDocumentation(changed.files.map((f) => f.path))) return;
 
+    const callId = newId("prt");
+    const agent = (await store.get(input.session.id)).agent;
+    const permission = await checkPermission(current, agent, config.command, callId);
+    if (permission.kind === "aborted") return;
+    if (permission.kind === "skip") {
+      log(`check \`${config.command}\` not run: ${permission.reason}`);
+      await recorder.emit({
+        type: "verify.skipped",
+        turnId: current.turn.id,
+        attempt,
+        command: config.command,
+        reason: permission.reason,
+      });
+      return;
+    }
     const check = await runCheck(
       workspace,
       config.command,
-      { sessionId: input.session.id, messageId: current.turn.userMessageId },
+      { sessionId: input.session.id, messageId: current.turn.userMessageId, callId },
       signal,
     );
     await recorder.emit({

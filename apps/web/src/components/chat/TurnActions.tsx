@@ -24,10 +24,15 @@ export function TurnActions({ turn, verification }: { turn: TurnSummary; verific
 
   return (
     <div className={styles.turnActions}>
-      {verification && (
+      {verification?.type === "verify.finished" && (
         <div className={verification.passed ? styles.verifyPassed : styles.verifyFailed}>
           Check <code>{verification.command}</code> {verification.passed ? "passed" : "failed"} (attempt{" "}
           {verification.attempt})
+        </div>
+      )}
+      {verification?.type === "verify.skipped" && (
+        <div className={styles.verifyFailed} data-testid="verify-skipped">
+          Check <code>{verification.command}</code> not run: {verification.reason}
         </div>
       )}
       {turn.changedFiles && (

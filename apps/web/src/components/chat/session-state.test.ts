@@ -193,6 +193,10 @@ describe("the chat's event reducer", () => {
       ev({ ...verify, attempt: 2, passed: true, output: "ok" }),
     ]);
     expect(state.verifications.turn_0000001).toMatchObject({ attempt: 2, passed: true });
+    const skipped = play(state, [
+      ev({ type: "verify.skipped", turnId: "turn_0000001", attempt: 3, command: "npm test", reason: "no" }),
+    ]);
+    expect(skipped.verifications.turn_0000001).toMatchObject({ type: "verify.skipped", reason: "no" });
   });
 
   it("takes the todo list and the session's new title", () => {

@@ -21,7 +21,7 @@ export interface ChatState {
   running: Turn | null;
   /** Every turn seen, by its id, with whether it changed files and whether that is reverted. */
   turns: Record<string, TurnSummary>;
-  /** The latest auto-verify run of each turn that had one. */
+  /** The latest auto-verify run (or skipped run) of each turn that had one. */
   verifications: Record<string, Verification>;
   approvals: ApprovalRequest[];
   questions: QuestionRequest[];
@@ -29,7 +29,7 @@ export interface ChatState {
   lastEventId: number;
 }
 
-export type Verification = Extract<SessionEvent, { type: "verify.finished" }>;
+export type Verification = Extract<SessionEvent, { type: "verify.finished" | "verify.skipped" }>;
 
 export function stateFromDetail(detail: SessionDetail): ChatState {
   const turns: Record<string, TurnSummary> = {};
@@ -121,7 +121,8 @@ export function applyEvent(state: ChatState, event: StoredSessionEvent): ChatSta
       const { changedFiles, reverted } = event;
       return { ...next, turns: { ...state.turns, [event.turnId]: { ...known, changedFiles, reverted } } };
     }
-    case "verify.finished": {
+    case "verify.finished":
+    case "verify.skipped": {
       const { id: _id, sessionId: _session, at: _at, ...verification } = event;
       return { ...next, verifications: { ...state.verifications, [event.turnId]: verification } };
     }
