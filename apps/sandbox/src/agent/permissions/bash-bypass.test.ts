@@ -111,10 +111,27 @@ describe("bash lines that an allowed program covers", () => {
 
   it("follow the rules when they cover every command", async () => {
     const everything = rules({});
-    for (const line of ["$X", "cat a; if then", "cat <(rm -rf ~)"]) {
+    for (const line of ["$X", "cat <(rm -rf ~)"]) {
       expect((await decide(everything, bash(line))).action, line).toBe("allow");
     }
     const plan = rulesFromConfig(DEFAULT_RULES, "plan");
     expect((await decide(plan, bash("$X"))).action).toBe("deny");
+  });
+});
+
+describe("a line that is not valid shell", () => {
+  const allowingAll = rules({ "*": { bash: "allow" } });
+  const denyingAll = rules({ "*": { bash: "deny" } });
+  it.each([
+    "cat a; if then rm -rf ~",
+    'cat "a',
+    "echo $((",
+    `${"(".repeat(300)}true${")".repeat(300)}`,
+  ])("%s asks even where every command is allowed, and stays refused where none is", async (line) => {
+    expect((await decide(allowingAll, bash(line))).action).toBe("ask");
+    expect((await decide(denyingAll, bash(line))).action).toBe("deny");
+  });
+  it("does not make a valid line ask where every command is allowed", async () => {
+    expect((await decide(allowingAll, bash("$X; cat a | wc -l"))).action).toBe("allow");
   });
 });

@@ -17,8 +17,11 @@ export type BashSubject =
    * variables for it (`assignments` of them; a bare assignment is all of them).
    */
   | { kind: "command"; words: string[]; assignments: number }
-  /** Could be any command at all. */
-  | { kind: "unknown"; text: string; why: string };
+  /**
+   * Could be any command at all. `unparsed`: the line is not valid shell (or nests past what is
+   * read), so even rules that allow every command ask about it.
+   */
+  | { kind: "unknown"; text: string; why: string; unparsed?: boolean };
 
 /** `bash -c "eval '…'"` and so on: deeper than this is not read. */
 const MAX_DEPTH = 8;
@@ -49,11 +52,11 @@ class CommandLineReader {
     }
     const tree = this.parser.parse(source);
     if (!tree) {
-      this.unknown(source, "it could not be parsed");
+      this.unknown(source, "it could not be parsed", true);
       return;
     }
     try {
-      if (tree.rootNode.hasError) this.unknown(source, "it does not parse as a shell command");
+      if (tree.rootNode.hasError) this.unknown(source, "it does not parse as a shell command", true);
       this.walk(tree.rootNode, depth);
     } finally {
       tree.delete();
@@ -75,7 +78,7 @@ class CommandLineReader {
     const stack = [{ node: root, level: 0 }];
     for (let next = stack.pop(); next; next = stack.pop()) {
       if (next.level > MAX_NESTING) {
-        this.unknown(next.node.text, "it nests too deeply to judge");
+        this.unknown(next.node.text, "it nests too deeply to judge", true);
         return;
       }
       this.visit(next.node, depth);
@@ -167,7 +170,7 @@ class CommandLineReader {
     }
   }
 
-  private unknown(text: string, why: string): void {
-    this.subjects.push({ kind: "unknown", text, why });
+  private unknown(text: string, why: string, unparsed = false): void {
+    this.subjects.push(unparsed ? { kind: "unknown", text, why, unparsed } : { kind: "unknown", text, why });
   }
 }

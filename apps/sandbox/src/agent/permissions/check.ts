@@ -23,6 +23,8 @@ interface Subject {
   always?: string;
   /** Set when the subject could be anything: only rules that cover everything decide it. */
   unknown?: string;
+  /** Not valid shell at all: asked about unless every command is refused. */
+  unparsed?: boolean;
   /** The command without the variables set for it: refused when a rule refuses that. */
   program?: string;
 }
@@ -35,7 +37,7 @@ async function subjectsOf(request: PermissionRequest): Promise<Subject[]> {
   if (request.permission === "bash") {
     const subjects = await Promise.all(request.patterns.map(bashSubjects));
     return subjects.flat().map((s) => {
-      if (s.kind === "unknown") return { text: s.text, unknown: s.why };
+      if (s.kind === "unknown") return { text: s.text, unknown: s.why, unparsed: s.unparsed };
       const program = s.words.slice(s.assignments).join(" ");
       const subject = { text: s.words.join(" "), always: alwaysPattern(s.words) };
       return s.assignments > 0 && program ? { ...subject, program } : subject;
@@ -72,7 +74,10 @@ export async function decide(rules: readonly Rule[], request: PermissionRequest)
 }
 
 function judge(rules: readonly Rule[], permission: string, subject: Subject): Action {
-  if (subject.unknown) return evaluateAnySubject(rules, permission);
+  if (subject.unknown) {
+    const action = evaluateAnySubject(rules, permission);
+    return subject.unparsed && action === "allow" ? "ask" : action;
+  }
   // `X=1 rm -rf ~` is still `rm`: a rule refusing `rm *` refuses it.
   if (subject.program && evaluate(rules, permission, subject.program) === "deny") return "deny";
   return evaluate(rules, permission, subject.text);
