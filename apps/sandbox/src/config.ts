@@ -1,6 +1,7 @@
 import path from "node:path";
 import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
+import { type EgressAllowEntry, egressAllowSchema } from "./docker/egress/allow-list";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
@@ -25,6 +26,8 @@ const envSchema = z.object({
   CODER_CPUS: z.coerce.number().min(0.1).max(64).default(2),
   CODER_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
   CODER_SECURE_COOKIES: bool.default(false),
+  /** Non-public destinations egress workspaces may reach anyway: a private mirror or git server. */
+  CODER_EGRESS_ALLOW: egressAllowSchema.default([]),
   /** JSON list of language servers (language, command, extensions, install) added to or replacing the defaults. */
   CODER_LSP_SERVERS: z
     .string()
@@ -50,6 +53,7 @@ export type Config = {
   instance: string;
   limits: { memoryBytes: number; nanoCpus: number; pidsLimit: number };
   secureCookies: boolean;
+  egressAllow: readonly EgressAllowEntry[];
   lspServers: readonly LspServerConfig[];
 };
 
@@ -77,6 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pidsLimit: e.CODER_PIDS_LIMIT,
     },
     secureCookies: e.CODER_SECURE_COOKIES,
+    egressAllow: e.CODER_EGRESS_ALLOW,
     lspServers: e.CODER_LSP_SERVERS,
   };
 }

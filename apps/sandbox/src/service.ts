@@ -44,6 +44,7 @@ export async function startService(
     memoryBytes: config.limits.memoryBytes,
     nanoCpus: config.limits.nanoCpus,
     pidsLimit: config.limits.pidsLimit,
+    egress: { helperImage: config.image, allow: config.egressAllow },
   });
   try {
     await driver.docker.ping();
@@ -53,6 +54,8 @@ export async function startService(
       `the Docker engine does not answer (${(err as Error).message}); run \`npm start\`, which starts one`,
     );
   }
+  // Before any workspace starts: egress ones only ever run behind their rules.
+  await driver.prepare().catch((err: Error) => log(err.message));
   const workspaces = new WorkspaceService(db, driver, config.image, log, daemonCommand(config.lspServers));
   await workspaces.init();
   const agent = new AgentService({

@@ -9,6 +9,7 @@ import Docker from "dockerode";
 import WebSocket from "ws";
 import { loadConfig } from "../config";
 import { LABEL_INSTANCE } from "../docker/container-spec";
+import { removeEgressNetwork } from "../docker/egress/egress-network";
 import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
 
@@ -23,7 +24,7 @@ export function newInstance(): string {
   return `t${randomBytes(4).toString("hex")}`;
 }
 
-/** Removes every container and volume a test instance made. */
+/** Removes every container, volume and network a test instance made. */
 export async function removeInstance(instance: string): Promise<void> {
   const docker = new Docker();
   const containers = await docker.listContainers({
@@ -47,6 +48,7 @@ export async function removeInstance(instance: string): Promise<void> {
         .catch(() => undefined),
     ),
   );
+  await removeEgressNetwork(docker, instance, requireImage());
 }
 
 /** Logs in through the real `/auth/login` route and returns the session cookie. */
