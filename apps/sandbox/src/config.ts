@@ -25,6 +25,16 @@ const envSchema = z.object({
   CODER_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   CODER_CPUS: z.coerce.number().min(0.1).max(64).default(2),
   CODER_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
+  /** Bound of each workspace's /workspace in MB; 0 gives new workspaces unbounded plain volumes. */
+  CODER_DISK_MB: z.coerce
+    .number()
+    .int()
+    .refine((mb) => mb === 0 || mb >= 64, "must be 0 (no quota) or at least 64")
+    .default(10240),
+  /** Bound of the snapshot store in MB; default a quarter of CODER_DISK_MB, 16 to 1024. */
+  CODER_STATE_DISK_MB: z.coerce.number().int().min(16).optional(),
+  /** Host folder of the disk images, as the engine sees it; default `<engine data root>/coder-disks`. */
+  CODER_DISK_DIR: z.string().startsWith("/", "must be an absolute path").optional(),
   CODER_SECURE_COOKIES: bool.default(false),
   /** Non-public destinations egress workspaces may reach anyway: a private mirror or git server. */
   CODER_EGRESS_ALLOW: egressAllowSchema.default([]),
@@ -52,6 +62,8 @@ export type Config = {
   allowedOrigins: string[];
   instance: string;
   limits: { memoryBytes: number; nanoCpus: number; pidsLimit: number };
+  /** Sizes in MB (workspaceMb 0: no quota) and the host folder of the images. */
+  disk: { workspaceMb: number; stateMb: number; dir?: string };
   secureCookies: boolean;
   egressAllow: readonly EgressAllowEntry[];
   lspServers: readonly LspServerConfig[];
@@ -79,6 +91,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryBytes: e.CODER_MEMORY_MB * 1024 * 1024,
       nanoCpus: Math.round(e.CODER_CPUS * 1e9),
       pidsLimit: e.CODER_PIDS_LIMIT,
+    },
+    disk: {
+      workspaceMb: e.CODER_DISK_MB,
+      stateMb: e.CODER_STATE_DISK_MB ?? Math.min(1024, Math.max(16, Math.floor(e.CODER_DISK_MB / 4))),
+      dir: e.CODER_DISK_DIR,
     },
     secureCookies: e.CODER_SECURE_COOKIES,
     egressAllow: e.CODER_EGRESS_ALLOW,

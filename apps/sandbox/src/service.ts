@@ -1,9 +1,11 @@
+import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { AgentService } from "./agent/agent-service";
 import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
+import { SessionSweeper } from "./auth/session-sweeper";
 import type { Config } from "./config";
 import { daemonCommand } from "./daemon/daemon-connection";
 import { openDatabase } from "./db/database";
@@ -38,6 +40,7 @@ export async function startService(
   const db = await openDatabase(config.dataDir);
   const auth = new AuthService(db);
   const adminToken = await auth.ensureAdminToken();
+  await auth.purgeExpired();
   const driver = new DockerDriver({
     instance: config.instance,
     runtime: config.runtime,
@@ -45,6 +48,8 @@ export async function startService(
     nanoCpus: config.limits.nanoCpus,
     pidsLimit: config.limits.pidsLimit,
     egress: { helperImage: config.image, allow: config.egressAllow },
+    // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
+    disk: { ...config.disk, toolImage: config.image },
   });
   try {
     await driver.docker.ping();
@@ -63,9 +68,11 @@ export async function startService(
     config: agentConfig,
     workspace: (id) => daemonWorkspace(workspaces, id),
     workspaceInfo: (id) => workspaces.get(id),
-    spillDir: path.join(config.dataDir, "tool-output"),
     log,
   });
+  // Earlier versions kept the service tools' cut outputs here on the host (and never removed
+  // them); they now go to the workspace's spill folder, so what is left here is only litter.
+  await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
   const { server, close: closeServer } = createServer({
     auth,
@@ -82,6 +89,8 @@ export async function startService(
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const sweeper = new SessionSweeper(auth, log);
+  sweeper.start();
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   const url = `http://${host}:${port}`;
@@ -94,6 +103,7 @@ export async function startService(
     workspaces,
     agent,
     async close() {
+      await sweeper.stop();
       await agent.close();
       workspaces.close();
       await closeServer();

@@ -7,4 +7,6 @@ const config = loadConfig({ CODER_IMAGE: "unused", ...process.env });
 const db = await openDatabase(config.dataDir);
 const token = await new AuthService(db).rotateAdminToken();
 await db.destroy();
-console.log(`new admin login token (the old one no longer works): ${token}`);
+console.log(
+  `new admin login token (the old one no longer works, and everyone logged in is logged out): ${token}`,
+);

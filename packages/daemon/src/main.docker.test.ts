@@ -36,20 +36,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Reached as the service reaches it: `docker exec -i` into a running container. */
+const connectToDaemon = () =>
+  connectToProcess("docker", [
+    ...["exec", "-i", "-u", "coder", container],
+    ...["node", "/opt/coder/daemon.mjs", "--root", "/workspace"],
+  ]);
+
+/** Runs a shell command in the container as the workspace's user; its exit status. */
+const shell = (command: string) =>
+  spawnSync("docker", ["exec", "-u", "coder", container, "sh", "-c", command], { encoding: "utf8" }).status;
+
 describe("the daemon in a workspace container", () => {
   it("serves files, watches them and runs tools on the image's Node, and ends with its stdin", async () => {
-    // Reached as the service reaches it: `docker exec -i` into a running container.
-    const { client, hangUp } = connectToProcess("docker", [
-      "exec",
-      "-i",
-      "-u",
-      "coder",
-      container,
-      "node",
-      "/opt/coder/daemon.mjs",
-      "--root",
-      "/workspace",
-    ]);
+    const { client, hangUp } = connectToDaemon();
     const changes: string[] = [];
     const added = new Promise<void>((resolve) =>
       client.onNotification("fs.changed", (params: DaemonNotifications["fs.changed"]) => {
@@ -73,6 +73,29 @@ describe("the daemon in a workspace container", () => {
     const outside = client.sendRequest("fs.read", { path: "/etc/passwd", maxBytes: 100 });
     await expect(outside).rejects.toThrow(/outside the workspace/);
 
+    expect(await hangUp()).toBe(0);
+  });
+
+  it("refuses to write through a dangling symlink that leads outside the workspace", async () => {
+    // What a cloned repository may hold: links to files that do not exist yet, outside.
+    expect(
+      shell("ln -s /tmp/planted.sh /workspace/ghost.sh && ln -s /tmp/planted /workspace/ghost-dir"),
+    ).toBe(0);
+    const { client, hangUp } = connectToDaemon();
+    const write = (path: string) =>
+      client.sendRequest<DaemonRequests["tools.execute"]["result"]>("tools.execute", {
+        tool: "write",
+        args: { path, content: "echo pwned\n" },
+        sessionId: "s",
+        callId: `write-${path}`,
+      });
+    for (const path of ["ghost.sh", "ghost-dir/run.sh"]) {
+      const { result } = await write(path);
+      expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+    }
+    const editor = client.sendRequest("fs.write", { path: "ghost.sh", content: "echo pwned\n" });
+    await expect(editor).rejects.toThrow(/outside the workspace/);
+    expect(shell("test -e /tmp/planted.sh || test -e /tmp/planted")).toBe(1);
     expect(await hangUp()).toBe(0);
   });
 });

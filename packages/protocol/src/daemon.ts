@@ -45,6 +45,11 @@ export interface DaemonRequests {
     result: { result: ToolResult; output: string };
   };
   /**
+   * Keeps the full text of an output the service cut for the model in the spill folder (outside
+   * the workspace, where the `read` tool reaches); answers its path in the container.
+   */
+  "tools.spill": { params: { callId: string; content: string }; result: { path: string } };
+  /**
    * Records the workspace's files (minus .gitignore'd ones, .git and files over 2 MB) outside the
    * workspace; the id is the snapshot's tree hash.
    */

@@ -1,3 +1,4 @@
+export * from "./access-close";
 export * from "./daemon";
 export * from "./files";
 export * from "./lsp";

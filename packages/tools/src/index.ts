@@ -4,6 +4,14 @@ export type { Execution } from "./framework/execute";
 export type { PromptFormat, ToolDefinition } from "./framework/prompt";
 export { createRegistry, type Registry } from "./framework/registry";
 export { createSessionStore, type SessionStore } from "./framework/session";
+export {
+  MAX_SPILL_BYTES,
+  pruneSpillFolder,
+  type SaveOutput,
+  SPILL_BUDGET_BYTES,
+  SPILL_MAX_AGE_MS,
+  spillToFolder,
+} from "./framework/spill";
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./framework/truncate";
 export * from "./framework/types";
 export { ToolDefinitionError, type ToolDefinitionErrorKind } from "./framework/validate";

@@ -273,7 +273,6 @@ describe("a service that stopped mid-turn", () => {
       },
       workspace: () => f.workspace.port,
       workspaceInfo: async () => ({ egress: false }),
-      spillDir: "/tmp",
     });
     await restarted.init();
     const detail = await restarted.get(session.id);

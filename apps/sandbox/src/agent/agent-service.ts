@@ -29,6 +29,7 @@ import { loadTodos } from "./tools/todos";
 import { runVerifiedTurns } from "./verify/verified-turns";
 import type { AddressPolicy } from "./web/address-policy";
 import type { DnsLookup } from "./web/guarded-lookup";
+import { boundedWorkspace } from "./workspace/bounded-workspace";
 import type { WorkspacePort } from "./workspace/workspace-port";
 
 export interface AgentServiceOptions {
@@ -37,8 +38,6 @@ export interface AgentServiceOptions {
   workspace(workspaceId: string): WorkspacePort;
   /** The workspace's facts the agent needs; throws when it does not exist. */
   workspaceInfo(workspaceId: string): Promise<{ egress: boolean }>;
-  /** Where the service's own tools spill outputs cut for the model. */
-  spillDir: string;
   log?: (line: string) => void;
   /** First wait before retrying a failed model call (default 2 s; tests shorten it). */
   retryBaseMs?: number;
@@ -80,9 +79,9 @@ export class AgentService {
       config: options.config,
       pending: this.pending,
       local: createLocalRegistry(options.config),
-      workspace: options.workspace,
+      // Whatever a daemon answers is checked and bounded before it is stored or sent to the model.
+      workspace: (id) => boundedWorkspace(options.workspace(id), log),
       egress: async (id) => (await options.workspaceInfo(id)).egress,
-      spillDir: options.spillDir,
       retryBaseMs: options.retryBaseMs ?? 2000,
       ...(options.web ? { web: options.web } : {}),
       logLine: log,

@@ -61,15 +61,74 @@ describe("AuthService", () => {
 
   it("accepts a session cookie until it is ended or expires", async () => {
     const { cookie } = await auth.createSession();
-    expect(await auth.verifySession(cookie)).toBe(true);
-    expect(await auth.verifySession(undefined)).toBe(false);
+    expect(await auth.session(cookie)).toEqual({ kind: "owner", sessionId: hashSecret(cookie) });
+    expect(await auth.session(undefined)).toBeNull();
     await auth.endSession(cookie);
-    expect(await auth.verifySession(cookie)).toBe(false);
+    expect(await auth.session(cookie)).toBeNull();
     const second = await auth.createSession();
+    await expire("login_sessions");
+    expect(await auth.session(second.cookie)).toBeNull();
+  });
+
+  it("logs everyone out when the admin token is replaced", async () => {
+    await auth.ensureAdminToken();
+    const first = await auth.createSession();
+    const second = await auth.createSession();
+    await auth.rotateAdminToken();
+    expect(await auth.session(first.cookie)).toBeNull();
+    expect(await auth.session(second.cookie)).toBeNull();
+  });
+
+  it("closes a session's connections at logout, and those of sessions ended elsewhere at the next sweep", async () => {
+    const ended: string[] = [];
+    const open = async (name: string) => {
+      const { cookie } = await auth.createSession();
+      const principal = await auth.session(cookie);
+      if (!principal) throw new Error("no session");
+      auth.connections.add(principal, { end: (code) => ended.push(`${name} ${code}`) });
+      return cookie;
+    };
+    const loggingOut = await open("logout");
+    const elsewhere = await open("elsewhere");
+    const expiring = await open("expiry");
+    await open("kept");
+
+    await auth.endSession(loggingOut);
+    expect(ended).toEqual(["logout 4401"]);
+
+    // Another process (another instance, `npm run token`) deletes a session; a third one expires.
+    await new AuthService(db).endSession(elsewhere);
     await db
       .updateTable("login_sessions")
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id_hash", "=", hashSecret(expiring))
       .execute();
-    expect(await auth.verifySession(second.cookie)).toBe(false);
+    expect(ended).toHaveLength(1);
+    expect(await auth.endLostSessions()).toBe(2);
+    expect(ended.sort()).toEqual(["elsewhere 4401", "expiry 4401", "logout 4401"]);
+    expect(auth.connections.sessionIds("owner")).toHaveLength(1);
   });
+
+  it("purges expired sessions and login tickets, and keeps the others", async () => {
+    await auth.createSession();
+    await auth.createLoginTicket();
+    await expire("login_sessions");
+    await expire("login_tickets");
+    const live = await auth.createSession();
+    const ticket = await auth.createLoginTicket();
+    await auth.purgeExpired();
+    expect(await db.selectFrom("login_sessions").select("id_hash").execute()).toEqual([
+      { id_hash: hashSecret(live.cookie) },
+    ]);
+    expect(await db.selectFrom("login_tickets").select("ticket_hash").execute()).toEqual([
+      { ticket_hash: hashSecret(ticket) },
+    ]);
+  });
+
+  async function expire(table: "login_sessions" | "login_tickets"): Promise<void> {
+    await db
+      .updateTable(table)
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
+  }
 });

@@ -1,4 +1,6 @@
+import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
+import { ConnectionRegistry, type Principal } from "./connection-registry";
 import { hashSecret, newSecret } from "./secrets";
 
 const SESSION_DAYS = 30;
@@ -7,10 +9,14 @@ const TICKET_MINUTES = 15;
 /**
  * Who may use the service: the owner, who proves it with the admin token (made at first start,
  * stored only as a hash) or a single-use login link printed at each start, and then carries an
- * HttpOnly session cookie whose value is also stored only as a hash.
+ * HttpOnly session cookie whose value is also stored only as a hash. Ending a session ends the
+ * sockets and subscriptions it opened (registered in `connections`).
  */
 export class AuthService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    readonly connections = new ConnectionRegistry(),
+  ) {}
 
   /** Makes the admin token at first start; returns it (to print once) or null when one exists. */
   async ensureAdminToken(): Promise<string | null> {
@@ -19,16 +25,22 @@ export class AuthService {
     return this.rotateAdminToken();
   }
 
-  /** Replaces every admin token with a new one (for a lost token). */
+  /**
+   * Replaces every admin token with a new one (for a lost or leaked token) and ends every owner
+   * session: whoever logged in with the old token is out. `npm run token` calls this from its own
+   * process; the running service notices the deleted sessions in its next sweep.
+   */
   async rotateAdminToken(): Promise<string> {
     const token = newSecret();
-    await this.db.transaction().execute(async (tx) => {
+    const ended = await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom("admin_tokens").execute();
       await tx
         .insertInto("admin_tokens")
         .values({ token_hash: hashSecret(token), created_at: new Date().toISOString() })
         .execute();
+      return tx.deleteFrom("login_sessions").returning("id_hash").execute();
     });
+    for (const { id_hash } of ended) this.endConnections(id_hash);
     return token;
   }
 
@@ -78,18 +90,54 @@ export class AuthService {
     return { cookie, maxAgeSeconds: SESSION_DAYS * 86_400 };
   }
 
-  async verifySession(cookie: string | undefined): Promise<boolean> {
-    if (!cookie) return false;
+  /** The owner session a cookie belongs to, or null when it is unknown, ended or expired. */
+  async session(cookie: string | undefined): Promise<Principal | null> {
+    if (!cookie) return null;
     const row = await this.db
       .selectFrom("login_sessions")
       .select("id_hash")
       .where("id_hash", "=", hashSecret(cookie))
       .where("expires_at", ">", new Date().toISOString())
       .executeTakeFirst();
-    return row !== undefined;
+    return row ? { kind: "owner", sessionId: row.id_hash } : null;
   }
 
+  /** Logout: the cookie is refused from now on and what it opened is closed. */
   async endSession(cookie: string): Promise<void> {
-    await this.db.deleteFrom("login_sessions").where("id_hash", "=", hashSecret(cookie)).execute();
+    const sessionId = hashSecret(cookie);
+    await this.db.deleteFrom("login_sessions").where("id_hash", "=", sessionId).execute();
+    this.endConnections(sessionId);
+  }
+
+  /**
+   * Closes the connections of sessions that no longer exist or have expired; returns how many
+   * sessions that was. Sessions are deleted by other processes too (`npm run token`), and expiry
+   * has no event, so the service runs this every fraction of a second: one query over the sessions
+   * that hold connections.
+   */
+  async endLostSessions(): Promise<number> {
+    const held = this.connections.sessionIds("owner");
+    if (held.length === 0) return 0;
+    const live = await this.db
+      .selectFrom("login_sessions")
+      .select("id_hash")
+      .where("id_hash", "in", held)
+      .where("expires_at", ">", new Date().toISOString())
+      .execute();
+    const alive = new Set(live.map((r) => r.id_hash));
+    const lost = held.filter((id) => !alive.has(id));
+    for (const id of lost) this.endConnections(id);
+    return lost.length;
+  }
+
+  /** Deletes expired sessions and login tickets. */
+  async purgeExpired(): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db.deleteFrom("login_sessions").where("expires_at", "<=", now).execute();
+    await this.db.deleteFrom("login_tickets").where("expires_at", "<=", now).execute();
+  }
+
+  private endConnections(sessionId: string): void {
+    this.connections.end({ kind: "owner", sessionId }, AccessCloseCode.LoggedOut);
   }
 }

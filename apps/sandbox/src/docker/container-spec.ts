@@ -8,12 +8,26 @@ export const LABEL_WORKSPACE = "dev.coder.workspace";
 
 export const WORKSPACE_UID = 1000;
 
+/** Upper bounds of a workspace's volumes, each a filesystem image of its own (see disk-images.ts). */
+export interface DiskQuota {
+  /** Size of /workspace in MB; 0 gives new workspaces plain, unbounded volumes. */
+  workspaceMb: number;
+  /** Size of the snapshot store in MB. */
+  stateMb: number;
+  /** Host folder (as the engine sees it) of the images; default `<engine data root>/coder-disks`. */
+  dir?: string;
+  /** The image that runs the short disk jobs (it has losetup, mkfs.ext4 and debugfs). */
+  toolImage: string;
+}
+
 export interface HardeningOptions {
   instance: string;
   runtime: "runc" | "runsc";
   memoryBytes: number;
   nanoCpus: number;
   pidsLimit: number;
+  /** Absent: plain volumes that can grow until the engine's disk is full. */
+  disk?: DiskQuota;
 }
 
 export function containerName(instance: string, id: string): string {

@@ -7,8 +7,11 @@ import {
   LABEL_INSTANCE,
   LABEL_MANAGED,
   LABEL_WORKSPACE,
+  stateVolumeName,
+  volumeName,
   volumeNames,
 } from "./container-spec";
+import { DiskImages } from "./disk-images";
 import type {
   AttachedProcess,
   ContainerState,
@@ -19,7 +22,7 @@ import type {
 } from "./driver";
 import { EgressNetwork, type EgressSettings, EgressUnavailableError } from "./egress/egress-network";
 import { hasEgress } from "./egress/names";
-import { statusCode } from "./status-code";
+import { statusCode } from "./engine-errors";
 
 export interface DockerDriverOptions extends HardeningOptions {
   /** Without it, egress workspaces cannot be created or started. */
@@ -30,6 +33,7 @@ export interface DockerDriverOptions extends HardeningOptions {
 export class DockerDriver implements WorkspaceDriver {
   readonly docker: Docker;
   private readonly egressNetwork: EgressNetwork | undefined;
+  private readonly disks: DiskImages;
 
   constructor(
     private readonly opts: DockerDriverOptions,
@@ -37,6 +41,11 @@ export class DockerDriver implements WorkspaceDriver {
   ) {
     this.docker = docker ?? new Docker();
     this.egressNetwork = opts.egress && new EgressNetwork(this.docker, opts.instance, opts.egress);
+    this.disks = new DiskImages(this.docker, {
+      instance: opts.instance,
+      toolImage: opts.disk?.toolImage,
+      dir: opts.disk?.dir,
+    });
   }
 
   /**
@@ -85,12 +94,23 @@ export class DockerDriver implements WorkspaceDriver {
 
   async create(spec: WorkspaceSpec): Promise<void> {
     if (spec.egress) await this.egress.ensure();
-    for (const name of volumeNames(this.opts.instance, spec.id)) {
-      await this.docker.createVolume({
-        Name: name,
-        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.opts.instance, [LABEL_WORKSPACE]: spec.id },
-      });
-    }
+    const labels = {
+      [LABEL_MANAGED]: "true",
+      [LABEL_INSTANCE]: this.opts.instance,
+      [LABEL_WORKSPACE]: spec.id,
+    };
+    const quota = this.opts.disk;
+    const volumes =
+      quota && quota.workspaceMb > 0
+        ? await this.disks.create(
+            [
+              { volume: volumeName(this.opts.instance, spec.id), mb: quota.workspaceMb },
+              { volume: stateVolumeName(this.opts.instance, spec.id), mb: quota.stateMb },
+            ],
+            labels,
+          )
+        : volumeNames(this.opts.instance, spec.id).map((name) => ({ Name: name, Labels: labels }));
+    for (const volume of volumes) await this.docker.createVolume(volume);
     await this.docker.createContainer(containerSpec(spec, this.opts));
   }
 
@@ -98,6 +118,16 @@ export class DockerDriver implements WorkspaceDriver {
     const info = await this.container(id).inspect();
     const networks = Object.keys(info.NetworkSettings.Networks ?? {});
     if (hasEgress(this.opts.instance, networks)) await this.egress.join(info.Id, networks);
+    try {
+      await this.startContainer(id);
+    } catch (err) {
+      // The engine mounts bounded volumes through their loop devices, which a reboot forgets.
+      if (!(await this.disks.attach(volumeNames(this.opts.instance, id)))) throw err;
+      await this.startContainer(id);
+    }
+  }
+
+  private async startContainer(id: string): Promise<void> {
     try {
       await this.container(id).start();
     } catch (err) {
@@ -120,13 +150,7 @@ export class DockerDriver implements WorkspaceDriver {
     } catch (err) {
       if (statusCode(err) !== 404) throw err;
     }
-    for (const name of volumeNames(this.opts.instance, id)) {
-      try {
-        await this.docker.getVolume(name).remove();
-      } catch (err) {
-        if (statusCode(err) !== 404) throw err;
-      }
-    }
+    await this.disks.removeVolumes(volumeNames(this.opts.instance, id));
   }
 
   async state(id: string): Promise<ContainerState> {

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Feed } from "./feed";
 
@@ -56,5 +57,21 @@ describe("Feed", () => {
     const next = iter.next();
     ac.abort();
     expect((await next).done).toBe(true);
+  });
+
+  it("keeps one abort listener per subscriber however many events it waits for, and none after", async () => {
+    const feed = new Feed<number>();
+    const ac = new AbortController();
+    const iter = feed.subscribe(undefined, ac.signal);
+    for (let i = 0; i < 50; i++) {
+      // The subscriber waits for each event, as a live subscription does between events.
+      const next = iter.next();
+      await Promise.resolve();
+      feed.publish(i);
+      await next;
+    }
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(1);
+    await iter.return(undefined);
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
   });
 });

@@ -44,7 +44,10 @@ export class Feed<T> {
       queue.push(item);
       wake?.();
     };
+    // One abort listener for the whole subscription (one per wait would pile up on the signal).
+    const onAbort = () => wake?.();
     this.listeners.add(listener);
+    signal?.addEventListener("abort", onAbort, { once: true });
     try {
       if (lastEventId) {
         const [boot, seqText] = lastEventId.split("-");
@@ -65,11 +68,11 @@ export class Feed<T> {
         }
         await new Promise<void>((resolve) => {
           wake = resolve;
-          signal?.addEventListener("abort", () => resolve(), { once: true });
         });
         wake = undefined;
       }
     } finally {
+      signal?.removeEventListener("abort", onAbort);
       this.listeners.delete(listener);
     }
   }

@@ -8,7 +8,7 @@ import {
   workspaceId,
 } from "@coder/protocol";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
@@ -18,6 +18,7 @@ import { MAX_TERMINAL_INPUT_BYTES, serveTerminal } from "../terminal/terminal-so
 import { appRouter } from "../trpc/router";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { handleAuthRoute } from "./auth-routes";
+import { responseConnection, socketConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
 
 export interface ServerDeps {
@@ -48,17 +49,19 @@ function reject(socket: Duplex, status: number, text: string): void {
  */
 export function createServer(deps: ServerDeps): { server: http.Server; close(): Promise<void> } {
   const { auth, workspaces, agent, driver, log } = deps;
-  const authenticated = (req: IncomingMessage) => auth.verifySession(readCookie(req, SESSION_COOKIE));
+  const principal = (req: IncomingMessage) => auth.session(readCookie(req, SESSION_COOKIE));
 
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
-    createContext: async ({ req }) => ({
-      authenticated: await authenticated(req),
-      workspaces,
-      agent,
-      lspServers: deps.lspServers,
-    }),
+    createContext: async ({ req, res, info }) => {
+      const caller = await principal(req);
+      // A subscription stays open: register it, so ending the session ends the stream.
+      if (caller && info.type === "subscription") {
+        res.once("close", auth.connections.add(caller, responseConnection(res)));
+      }
+      return { authenticated: caller !== null, workspaces, agent, lspServers: deps.lspServers };
+    },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") log(`trpc ${path ?? "?"}: ${error.message}`);
     },
@@ -85,7 +88,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    if (!isPublicPage(url.pathname) && !(await authenticated(req))) {
+    if (!isPublicPage(url.pathname) && !(await principal(req))) {
       res.writeHead(302, { location: "/login" }).end();
       return;
     }
@@ -110,7 +113,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     const url = new URL(req.url ?? "/", "http://service.invalid");
     const upgrade = async () => {
       if (!originAllowed(req, deps.allowedOrigins)) return reject(socket, 403, "Forbidden");
-      if (!(await authenticated(req))) return reject(socket, 401, "Unauthorized");
+      const caller = await principal(req);
+      if (!caller) return reject(socket, 401, "Unauthorized");
       const parts = url.pathname.split("/").filter(Boolean);
       const kind = parts[0];
       if ((kind !== "terminal" && kind !== "lsp") || parts.length !== 3)
@@ -121,12 +125,17 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       const workspace = await workspaces.get(ws.data).catch(() => undefined);
       if (!workspace) return reject(socket, 404, "Not Found");
       if (workspace.status !== "running") return reject(socket, 409, "Conflict");
+      // Registered under the session that opened it, so logout and rotation close it.
+      const track = (client: WebSocket) =>
+        client.once("close", auth.connections.add(caller, socketConnection(client)));
       if (kind === "terminal") {
         terminalWss.handleUpgrade(req, socket, head, (client) => {
+          track(client);
           void serveTerminal(client, driver, ws.data, name.data, log);
         });
       } else {
         lspWss.handleUpgrade(req, socket, head, (client) => {
+          track(client);
           void serveLsp(client, driver, ws.data, name.data, log, deps.lspServers);
         });
       }

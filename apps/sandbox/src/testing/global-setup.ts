@@ -1,5 +1,6 @@
 import Docker from "dockerode";
 import { LABEL_INSTANCE } from "../docker/container-spec";
+import { DiskImages } from "../docker/disk-images";
 import { removeEgressNetwork } from "../docker/egress/egress-network";
 
 /** Test instances are `t` + 8 hex digits (harness.ts newInstance). */
@@ -9,7 +10,8 @@ const STALE_AFTER_MS = 30 * 60_000;
 
 /**
  * Removes what earlier test runs left behind when they were killed before their cleanup ran
- * (containers, volumes, egress networks and their firewall rules of test instances), so leftovers do not pile up on a developer's engine.
+ * (containers, volumes with their disk images, egress networks with their firewall rules, of test
+ * instances), so leftovers do not pile up on a developer's engine.
  */
 export default async function removeStaleTestWorkspaces(): Promise<void> {
   const docker = new Docker();
@@ -37,9 +39,11 @@ export default async function removeStaleTestWorkspaces(): Promise<void> {
   );
   await Promise.all(
     orphans.map((v) =>
-      docker
-        .getVolume(v.Name)
-        .remove()
+      new DiskImages(docker, {
+        instance: v.Labels?.[LABEL_INSTANCE] ?? "",
+        toolImage: process.env.CODER_IMAGE,
+      })
+        .removeVolumes([v.Name])
         .catch(() => undefined),
     ),
   );

@@ -6,11 +6,17 @@ import type {
   WorkspaceEvent,
   WorkspaceStatus,
 } from "@coder/protocol";
+import { z } from "zod";
 import { DaemonConnection } from "../daemon/daemon-connection";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import type { ContainerState, WorkspaceDriver } from "../docker/driver";
 import { Feed } from "../events/feed";
+
+const toolProgressNotification = z.object({
+  callId: z.string().max(256),
+  update: z.record(z.string(), z.unknown()),
+});
 
 export class WorkspaceError extends Error {
   constructor(
@@ -242,7 +248,7 @@ export class WorkspaceService {
         id,
         {
           "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
-          "tools.progress": ({ callId, update }) => this.toolProgress.get(callId)?.(update),
+          "tools.progress": (params) => this.routeToolProgress(id, params),
         },
         this.log,
         this.daemonCommand,
@@ -264,10 +270,24 @@ export class WorkspaceService {
     return this.daemon(id);
   }
 
-  /** Follows the `tools.progress` notifications of one call (ids are unique) until the returned stop. */
-  onToolProgress(callId: string, listener: (update: Record<string, unknown>) => void): () => void {
-    this.toolProgress.set(callId, listener);
-    return () => this.toolProgress.delete(callId);
+  /**
+   * Follows the `tools.progress` notifications of one call of one workspace until the returned
+   * stop; another workspace's daemon cannot reach it, even knowing the call's id.
+   */
+  onToolProgress(
+    workspaceId: string,
+    callId: string,
+    listener: (update: Record<string, unknown>) => void,
+  ): () => void {
+    const key = `${workspaceId}/${callId}`;
+    this.toolProgress.set(key, listener);
+    return () => this.toolProgress.delete(key);
+  }
+
+  /** A daemon's progress notification, if it has the expected shape, to the call it names. */
+  private routeToolProgress(workspaceId: string, params: unknown): void {
+    const parsed = toolProgressNotification.safeParse(params);
+    if (parsed.success) this.toolProgress.get(`${workspaceId}/${parsed.data.callId}`)?.(parsed.data.update);
   }
 
   fileFeed(id: string): Feed<FileChangeBatch> {

@@ -159,3 +159,18 @@ describe("tools.execute with the built-in tools", () => {
     expect((await answer).result.error?.code).toBe("aborted");
   });
 });
+
+describe("tools.spill", () => {
+  it("keeps a cut output in the spill folder, where read finds it, and answers its path", async () => {
+    daemon = await startTestDaemon({ runner: createDefaultRegistry({}) });
+    const text = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join("\n");
+    const { path: saved } = await daemon.request("tools.spill", { callId: "prt_1", content: text });
+    expect(saved).toBe(path.join(`${daemon.root}-spill`, "prt_1.txt"));
+    const { result } = await daemon.request("tools.execute", {
+      ...call("c1"),
+      tool: "read",
+      args: { path: saved, offset: 2999, limit: 2 },
+    });
+    expect(result).toMatchObject({ ok: true, content: "line 2999\nline 3000" });
+  });
+});

@@ -35,4 +35,12 @@ describe("closestRegion", () => {
   it("quotes nothing when no part of the file is alike", () => {
     expect(closestRegion(file, new SearchText("SELECT * FROM users WHERE id = 1"))).toBeUndefined();
   });
+
+  it("quotes from old_string's first to its last line when both are in the file, however much the middle differs", () => {
+    const search = new SearchText("export function load(path) {\n  return null;\n}");
+    expect(closestRegion(file, search)).toEqual({
+      startLine: 3,
+      text: "export function load(path) {\n  const raw = fs.readFileSync(path);\n  return JSON.parse(raw);\n}",
+    });
+  });
 });

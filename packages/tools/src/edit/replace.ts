@@ -122,7 +122,7 @@ function notFound(file: FileText, search: SearchText): ReplaceResult {
   const message =
     "old_string was not found in the file, not even ignoring indentation, white space and escaping. " +
     (closest
-      ? `The closest text starts at line ${closest.startLine}; copy it exactly (read the file again if it may have changed).`
+      ? `The closest text, from line ${closest.startLine}, is quoted in the hint; copy it exactly (read the file again if it may have changed).`
       : "Read the file again and copy the text to replace exactly.");
   return closest
     ? { ok: false, code: "not_found", message, closest }

@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSessionState } from "./session";
+import type { SaveOutput } from "./spill";
 import {
   type AgentServices,
   type PermissionRequest,
@@ -27,6 +28,7 @@ export interface ToolContextOptions {
   metadata?: (update: Record<string, unknown>) => void;
   ask?: (request: PermissionRequest) => Promise<void>;
   spillDir?: string;
+  saveOutput?: SaveOutput;
   config?: ToolsConfig;
   services?: AgentServices;
 }
@@ -53,6 +55,7 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
     session: options.session ?? createSessionState(sessionId),
     spillDir: path.resolve(options.spillDir ?? DEFAULT_SPILL_DIR),
     config: options.config ?? {},
+    ...(options.saveOutput ? { saveOutput: options.saveOutput } : {}),
     ...(options.services ? { services: options.services } : {}),
   };
 }

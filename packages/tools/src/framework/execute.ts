@@ -1,5 +1,6 @@
 import { describeArgsError } from "./args-error";
 import { formatAsJson, formatError } from "./format";
+import { spillToFolder } from "./spill";
 import { truncateOutput } from "./truncate";
 import { fail, type Tool, type ToolContext, ToolError, type ToolResult } from "./types";
 
@@ -80,7 +81,8 @@ async function finish(
 ): Promise<Execution> {
   const text = fromTool && tool.format ? tool.format(result, args) : defaultText(result);
   if (tool.ownsTruncation) return { result, output: text };
-  const truncated = await truncateOutput(text, ctx.spillDir, ctx.callId);
+  const save = ctx.saveOutput ?? spillToFolder(ctx.spillDir);
+  const truncated = await truncateOutput(text, (full) => save(ctx.callId, full));
   return { result, output: truncated.text };
 }
 

@@ -1,5 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { MAX_SPILL_BYTES } from "./spill";
 
 /** What the model may see of one tool call (spec §4). */
 export const MAX_OUTPUT_LINES = 2000;
@@ -12,11 +11,14 @@ export interface Truncated {
 }
 
 /**
- * Caps model-facing text at MAX_OUTPUT_LINES lines / MAX_OUTPUT_BYTES bytes. Longer text is saved
- * whole to `<spillDir>/<callId>.txt` (outside the workspace) and the model is told how to page
- * through it with `read` or search it with `grep`.
+ * Caps model-facing text at MAX_OUTPUT_LINES lines / MAX_OUTPUT_BYTES bytes. Longer text is given
+ * to `save` whole (up to MAX_SPILL_BYTES), which answers where it went, and the model is told how
+ * to page through it there with `read` or search it with `grep`.
  */
-export async function truncateOutput(text: string, spillDir: string, callId: string): Promise<Truncated> {
+export async function truncateOutput(
+  text: string,
+  save: (text: string) => Promise<string>,
+): Promise<Truncated> {
   const lines = text.split("\n");
   if (lines.length <= MAX_OUTPUT_LINES && Buffer.byteLength(text) <= MAX_OUTPUT_BYTES) return { text };
 
@@ -32,16 +34,17 @@ export async function truncateOutput(text: string, spillDir: string, callId: str
   if (kept.length === 0) kept.push(cutToBytes(lines[0] ?? "", MAX_OUTPUT_BYTES));
 
   const omitted = `\n\n... output truncated: ${lines.length - kept.length} more line(s) not shown.\n`;
-  const spillPath = path.join(spillDir, `${safeFileName(callId)}.txt`);
+  const whole = Buffer.byteLength(text) <= MAX_SPILL_BYTES;
+  let spillPath: string;
   try {
-    await mkdir(spillDir, { recursive: true });
-    await writeFile(spillPath, text);
+    spillPath = await save(whole ? text : cutToBytes(text, MAX_SPILL_BYTES));
   } catch (error) {
     const why = `The full output could not be saved (${(error as Error).message}); narrow the call instead.`;
     return { text: kept.join("\n") + omitted + why };
   }
+  const saved = whole ? "The full output" : `The first ${MAX_SPILL_BYTES / (1024 * 1024)} MB of the output`;
   const hint =
-    `The full output was saved to ${spillPath}. Use read with that path and an offset ` +
+    `${saved} was saved to ${spillPath}. Use read with that path and an offset ` +
     `(e.g. offset ${kept.length + 1}) to page through it, or grep with that path to search it.`;
   return { text: kept.join("\n") + omitted + hint, spillPath };
 }
@@ -53,9 +56,4 @@ function cutToBytes(text: string, max: number): string {
     .subarray(0, max)
     .toString("utf8")
     .replace(/\uFFFD$/, "");
-}
-
-function safeFileName(id: string): string {
-  const cleaned = id.replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^\.+/, "");
-  return cleaned === "" ? "output" : cleaned.slice(0, 200);
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { SaveOutput } from "./spill";
 
 /** Error codes of the tool contract (spec §1). */
 export type ToolErrorCode =
@@ -73,8 +74,13 @@ export interface ToolContext {
   /** Asks the person for a permission; resolves when granted, throws ToolError("rejected") otherwise. */
   ask(request: PermissionRequest): Promise<void>;
   session: SessionState;
-  /** Where full outputs that were truncated for the model are written (outside the workspace). */
+  /**
+   * The folder of full outputs that were cut for the model (outside the workspace); `read` and
+   * `grep` may reach it.
+   */
   spillDir: string;
+  /** Keeps a cut output's full text elsewhere than in spillDir (default: a file there). */
+  saveOutput?: SaveOutput;
   /** Deployment settings the tools read (skills paths, experimental flags, limits). */
   config: ToolsConfig;
   /**

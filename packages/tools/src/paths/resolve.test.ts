@@ -73,6 +73,26 @@ describe("resolveInWorkspace", () => {
     expect(error.message).toMatch(/symbolic link/);
   });
 
+  it("refuses a dangling symlink whose missing target lies outside, even through a chain", async () => {
+    symlinkSync(path.join(ws.outside, "made.txt"), path.join(ws.root, "ghost"));
+    symlinkSync("ghost", path.join(ws.root, "ghost-of-ghost"));
+    symlinkSync(path.join(ws.outside, "made"), path.join(ws.root, "ghost-dir"));
+    expect((await refusal("ghost", { forWrite: true })).code).toBe("permission_denied");
+    expect((await refusal("ghost-of-ghost", { forWrite: true })).code).toBe("permission_denied");
+    expect((await refusal("ghost-dir/new.txt", { forWrite: true })).code).toBe("permission_denied");
+    expect((await refusal("ghost")).message).toMatch(/outside the workspace/);
+  });
+
+  it("follows a dangling symlink that stays inside to its missing target, but never writes through it", async () => {
+    symlinkSync("missing.txt", path.join(ws.root, "ghost"));
+    symlinkSync(path.join(ws.root, "later"), path.join(ws.root, "ghost-dir"));
+    expect(await resolveInWorkspace(ws.root, "ghost")).toBe(path.join(ws.root, "missing.txt"));
+    expect(await resolveInWorkspace(ws.root, "ghost-dir/a.txt", { forWrite: true })).toBe(
+      path.join(ws.root, "later/a.txt"),
+    );
+    expect((await refusal("ghost", { forWrite: true })).message).toMatch(/symbolic link/);
+  });
+
   it("resolves paths that do not exist yet, however deep", async () => {
     expect(await resolveInWorkspace(ws.root, "new/deeper/file.txt", { forWrite: true })).toBe(
       path.join(ws.root, "new/deeper/file.txt"),

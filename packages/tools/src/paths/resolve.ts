@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../framework/types";
 
@@ -27,30 +27,46 @@ export async function resolveInWorkspace(
   const allowedRoot = roots.find((r) => isInside(r, lexical));
   if (!allowedRoot) throw denied(input);
 
-  // Walk up to the deepest ancestor that exists and check where it really is. The metadata calls
-  // are synchronous on purpose: they are local and take microseconds, and every tool call makes
-  // them, so a thread-pool round trip each would dominate a small read.
-  let existing = lexical;
-  const rest: string[] = [];
-  while (!lstatSync(existing, { throwIfNoEntry: false })) {
-    const parent = path.dirname(existing);
-    if (parent === existing) throw denied(input);
-    rest.unshift(path.basename(existing));
-    existing = parent;
-  }
-  const real = realpathSync.native(existing);
-  const resolved = path.join(real, ...rest);
+  const resolved = realLocation(lexical, input);
   if (!roots.some((r) => isInside(r, resolved))) throw denied(input);
 
-  if (options.forWrite && rest.length === 0) {
-    if (lstatSync(lexical).isSymbolicLink()) {
-      throw new ToolError(
-        "permission_denied",
-        `${input} is a symbolic link; write to its target path instead`,
-      );
-    }
+  if (options.forWrite && lstatSync(lexical, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new ToolError("permission_denied", `${input} is a symbolic link; write to its target path instead`);
   }
   return resolved;
+}
+
+/** Linux gives up on a path after this many symbolic links (ELOOP); so do we. */
+const MAX_LINKS = 40;
+
+/**
+ * Where an absolute path really leads, even when it does not exist yet: the real path of its
+ * deepest existing ancestor plus the missing rest. A dangling symlink on the way is followed by
+ * hand (realpath cannot), since writing through it would create its target, wherever that is.
+ */
+function realLocation(lexical: string, input: string): string {
+  let target = lexical;
+  for (let links = 0; links <= MAX_LINKS; links++) {
+    // The metadata calls are synchronous on purpose: they are local and take microseconds, and
+    // every tool call makes them, so a thread-pool round trip each would dominate a small read.
+    let existing = target;
+    const rest: string[] = [];
+    while (!lstatSync(existing, { throwIfNoEntry: false })) {
+      const parent = path.dirname(existing);
+      if (parent === existing) throw denied(input);
+      rest.unshift(path.basename(existing));
+      existing = parent;
+    }
+    try {
+      return path.join(realpathSync.native(existing), ...rest);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    // `existing` is a link whose target is missing (its folder resolved, or lstat had failed).
+    const folder = realpathSync.native(path.dirname(existing));
+    target = path.join(path.resolve(folder, readlinkSync(existing)), ...rest);
+  }
+  throw new ToolError("invalid_args", `${input} goes through too many symbolic links`);
 }
 
 function denied(input: string): ToolError {

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import type { ToolContext } from "../framework/types";
 import { displayPath, isInside, resolveInWorkspace } from "./resolve";
 
@@ -16,9 +16,13 @@ export async function resolveForReading(
   return resolveInWorkspace(ctx.workspaceRoot, input, { extraRoots: spill ? [spill] : [] });
 }
 
+/**
+ * The spill folder's real path, when it is a folder. A link in its place (a process in the
+ * workspace can plant one in /tmp before the first spill) would open wherever it leads to reading.
+ */
 function realSpillDir(dir: string): string | undefined {
   try {
-    return realpathSync.native(dir);
+    return lstatSync(dir).isDirectory() ? realpathSync.native(dir) : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "../testing/workspace";
@@ -45,5 +45,65 @@ describe("write through links", () => {
     const { result } = await ws.call("write", { path: "alias.txt", content: "changed" });
     expect(result.error?.code).toBe("permission_denied");
     expect(readFileSync(path.join(ws.root, "inside.txt"), "utf8")).toBe("inside\n");
+  });
+});
+
+/** Links that point at something outside that does not exist (yet): following them would create it. */
+const danglingEscapes: [string, (outside: string) => { link: string; target: string }[], string][] = [
+  [
+    "a dangling symlinked file",
+    (o) => [{ link: "ghost.txt", target: path.join(o, "made.txt") }],
+    "ghost.txt",
+  ],
+  [
+    "a dangling symlink given as a relative target",
+    () => [{ link: "ghost.txt", target: "../outside/made.txt" }],
+    "ghost.txt",
+  ],
+  [
+    "a chain of dangling symlinks",
+    (o) => [
+      { link: "first.txt", target: "second.txt" },
+      { link: "second.txt", target: path.join(o, "made.txt") },
+    ],
+    "first.txt",
+  ],
+  [
+    "a dangling symlinked folder in the middle of the path",
+    (o) => [{ link: "ghost-dir", target: path.join(o, "made") }],
+    "ghost-dir/made.txt",
+  ],
+];
+
+/** The writing tools, each aimed at creating `target` with some text. */
+const writers: [string, (target: string) => Record<string, unknown>][] = [
+  ["write", (target) => ({ path: target, content: "pwned" })],
+  ["edit", (target) => ({ path: target, old_string: "", new_string: "pwned" })],
+  ["patch", (target) => ({ patch: `--- /dev/null\n+++ b/${target}\n@@ -0,0 +1 @@\n+pwned\n` })],
+  ["apply_patch", (target) => ({ patch: `*** Begin Patch\n*** Add File: ${target}\n+pwned\n*** End Patch` })],
+];
+
+describe.each(writers)("%s through a dangling link", (tool, argsFor) => {
+  it.each(
+    danglingEscapes,
+  )("refuses %s that leads outside with permission_denied", async (_form, links, target) => {
+    for (const { link, target: to } of links(ws.outside)) symlinkSync(to, path.join(ws.root, link));
+    const { result } = await ws.call(tool, argsFor(target));
+    expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+    expect(readdirSync(ws.outside)).toEqual(["secret.txt"]);
+  });
+});
+
+describe("the spill folder", () => {
+  // A process in the workspace may plant the folder as a link before the first spill.
+  it.each([
+    ["the folder it leads to", () => ws.outside, () => path.join(ws.outside, "secret.txt")],
+    ["a folder above it", () => path.dirname(ws.root), () => path.join(ws.spillDir, "outside/secret.txt")],
+  ])("is no way out when a link replaced it, read through %s", async (_form, target, secret) => {
+    symlinkSync(target(), ws.spillDir);
+    for (const tool of ["read", "grep"]) {
+      const { result } = await ws.call(tool, { path: secret(), pattern: "s" });
+      expect(result).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+    }
   });
 });

@@ -24,8 +24,6 @@ export interface RuntimeDeps {
   workspace(workspaceId: string): WorkspacePort;
   /** Whether a workspace may reach the network (for the prompt). */
   egress(workspaceId: string): Promise<boolean>;
-  /** Where the service's own tools spill outputs cut for the model. */
-  spillDir: string;
   /** First wait before retrying a failed model call (doubles each time). */
   retryBaseMs: number;
   /** Overrides for webfetch's address checks (tests). */

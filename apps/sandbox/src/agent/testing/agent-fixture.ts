@@ -74,7 +74,6 @@ export async function startAgentFixture(
     config,
     workspace: () => workspace.port,
     workspaceInfo: async () => ({ egress: false }),
-    spillDir: path.join(dataDir, "tool-output"),
     retryBaseMs: 10,
     ...options.service,
   });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
@@ -12,10 +12,13 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-jsonrpc/node";
+import { SPILL_ROOT } from "../permissions/paths";
 import { snapshotPort, type WorkspacePort } from "../workspace/workspace-port";
 
 export interface LocalWorkspace {
   root: string;
+  /** Where the daemon keeps cut outputs: a folder of its own under the container's spill folder. */
+  spillDir: string;
   port: WorkspacePort;
   close(): Promise<void>;
 }
@@ -26,7 +29,9 @@ export interface LocalWorkspace {
  */
 export async function startLocalWorkspace(): Promise<LocalWorkspace> {
   const root = await mkdtemp(path.join(os.tmpdir(), "coder-agent-ws-"));
-  const spillDir = `${root}-spill`;
+  // Under the path the container uses, so the service lets the model read what is spilled there.
+  await mkdir(SPILL_ROOT, { recursive: true });
+  const spillDir = await mkdtemp(path.join(SPILL_ROOT, "agent-test-"));
   const snapshotDir = `${root}-snapshots.git`;
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
@@ -74,6 +79,9 @@ export async function startLocalWorkspace(): Promise<LocalWorkspace> {
         cancel.dispose();
       }
     },
+    async saveOutput(callId, content) {
+      return (await client.sendRequest<{ path: string }>("tools.spill", { callId, content })).path;
+    },
     async readText(file, maxBytes) {
       try {
         const result = await client.sendRequest<{ kind: string; content: string }>("fs.read", {
@@ -91,6 +99,7 @@ export async function startLocalWorkspace(): Promise<LocalWorkspace> {
 
   return {
     root: server.root,
+    spillDir,
     port,
     async close() {
       client.dispose();

@@ -14,7 +14,7 @@ import { type ApprovalAnswer, RequestCancelled } from "../interaction/pending-re
 import { REPEAT_LIMIT } from "../loop/repeat-detector";
 import type { TurnState } from "../loop/turn-state";
 import { decide } from "../permissions/check";
-import { WORKSPACE_ROOT } from "../permissions/paths";
+import { SPILL_ROOT, WORKSPACE_ROOT } from "../permissions/paths";
 import { agentServices } from "./agent-services";
 import { failureText, SERVICE_TOOLS, toolsConfig } from "./local-registry";
 import { loadTodos, saveTodos } from "./todos";
@@ -149,13 +149,25 @@ async function runLocal(turn: TurnState, part: ToolPart, args: Record<string, un
       throw new ToolError("permission_denied", `${request.title}: not permitted from inside ${tool}`);
     },
     session,
-    spillDir: turn.deps.spillDir,
+    // Cut outputs go where the workspace's own tools put theirs, so the model can read them there.
+    spillDir: SPILL_ROOT,
+    saveOutput: (callId, text) => saveInWorkspace(turn, callId, text),
     config: toolsConfig(turn.deps.config),
     services: agentServices(turn, part),
   };
   const execution = await turn.deps.local.execute(tool, args, ctx);
   if (tool === "todowrite" && execution.result.ok) await saveTodos(turn, session.todos);
   return execution;
+}
+
+/** Keeps a service tool's cut output in the workspace; a failure reads plainly (no host detail). */
+async function saveInWorkspace(turn: TurnState, callId: string, text: string): Promise<string> {
+  try {
+    return await turn.workspace.saveOutput(callId, text);
+  } catch (error) {
+    turn.deps.logLine(`cannot keep the output of ${callId} in the workspace: ${(error as Error).message}`);
+    throw new Error("the workspace could not keep it");
+  }
 }
 
 async function runInWorkspace(

@@ -24,6 +24,11 @@ export interface WorkspacePort {
     onProgress: (update: Record<string, unknown>) => void,
     signal: AbortSignal,
   ): Promise<ToolsExecuteResult>;
+  /**
+   * Keeps the full text of an output the service cut for the model in the workspace's spill
+   * folder; answers the path the model can `read` it at inside the container.
+   */
+  saveOutput(callId: string, text: string): Promise<string>;
   /** A text file's content, or undefined when it is missing, binary or too large. */
   readText(path: string, maxBytes: number): Promise<string | undefined>;
   /** Snapshots of the workspace's files (turn diffs and reverts). */
@@ -71,13 +76,15 @@ export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: strin
     listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
     executeTool: (request, onProgress, signal) =>
       call(async (daemon) => {
-        const stop = workspaces.onToolProgress(request.callId, onProgress);
+        const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {
           stop();
         }
       }),
+    saveOutput: (callId, content) =>
+      call(async (daemon) => (await daemon.request("tools.spill", { callId, content })).path),
     readText: (path, maxBytes) =>
       call(async (daemon) => {
         try {

@@ -1,6 +1,6 @@
 import type Docker from "dockerode";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
-import { statusCode } from "../status-code";
+import { statusCode } from "../engine-errors";
 import type { EgressAllowEntry } from "./allow-list";
 import { firewallScript, type HostFacts, PROBE_SCRIPT, parseHostFacts } from "./firewall-rules";
 import { DEFAULT_BRIDGE, type EgressNames, egressNames } from "./names";

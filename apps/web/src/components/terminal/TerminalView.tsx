@@ -96,6 +96,12 @@ export function TerminalView({
           {status.problem && <span className={styles.problem}>{status.problem}</span>}
         </output>
       )}
+      {status.state === "revoked" && (
+        <output className={styles.overlay} data-testid="terminal-revoked">
+          {status.problem}
+          <a href="/login">Log in again</a>
+        </output>
+      )}
       {status.state === "connecting" && (
         <output className={styles.overlay}>
           <span className="spinner" /> Connecting…

@@ -1,3 +1,4 @@
+import { AccessCloseCode } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
 import { TerminalConnection, type TerminalStatus } from "./terminal-connection";
 import type { SocketHandlers } from "./terminal-socket";
@@ -174,6 +175,17 @@ describe("TerminalConnection", () => {
     expect(t.state()).toBe("connecting");
     expect(t.sockets).toHaveLength(2);
     expect(t.socket(1).input()).toEqual([]);
+  });
+
+  it("says the person was logged out, and stops reconnecting, when the service ends the login", () => {
+    const t = setup();
+    t.connection.connect();
+    t.socket(0).serverSends({ type: "ready" });
+    t.socket(0).handlers.close(AccessCloseCode.LoggedOut);
+    expect(t.statuses.at(-1)).toEqual({ state: "revoked", problem: "You were logged out." });
+    expect(t.scheduled).toHaveLength(0);
+    t.connection.sendInput("a");
+    expect(t.sockets).toHaveLength(1);
   });
 
   it("ignores control frames it cannot read", () => {

@@ -1,9 +1,10 @@
-import { type TerminalClientMessage, terminalServerMessage } from "@coder/protocol";
+import { accessEndedMessage, type TerminalClientMessage, terminalServerMessage } from "@coder/protocol";
 import { AckCounter } from "./ack-counter";
 import { reconnectDelay } from "./reconnect-delay";
 import { type OpenSocket, openBrowserSocket, type SocketLink } from "./terminal-socket";
 
-export type TerminalState = "connecting" | "open" | "reconnecting" | "closed";
+/** `closed`: the shell ended (a key starts a new one); `revoked`: the login ended (no reconnect). */
+export type TerminalState = "connecting" | "open" | "reconnecting" | "closed" | "revoked";
 
 export interface TerminalStatus {
   state: TerminalState;
@@ -38,6 +39,7 @@ const defaultSchedule = (task: () => void, ms: number) => {
  * One terminal tab's link to its tmux session. Binary frames carry bytes both ways; JSON text
  * frames carry control. An unexpected close reconnects with backoff: tmux keeps the session, so
  * reattaching redraws the screen. When the shell itself ends, the next key starts a new session.
+ * When the login ends (the service closes with an access code), it stays closed and says why.
  */
 export class TerminalConnection {
   private readonly encoder = new TextEncoder();
@@ -70,8 +72,8 @@ export class TerminalConnection {
         if (typeof data === "string") this.onControl(data);
         else this.onOutput(new Uint8Array(data), counter, current);
       },
-      close: () => {
-        if (current()) this.onClose();
+      close: (code) => {
+        if (current()) this.onClose(code);
       },
     });
   }
@@ -145,8 +147,13 @@ export class TerminalConnection {
     this.setStatus({ state: "closed" });
   }
 
-  private onClose(): void {
+  private onClose(code: number): void {
     this.link = null;
+    const ended = accessEndedMessage(code);
+    if (ended) {
+      this.setStatus({ state: "revoked", problem: ended });
+      return;
+    }
     const delay = reconnectDelay(this.attempt++);
     this.setStatus({ state: "reconnecting", problem: this.status.problem });
     this.cancelRetry = this.schedule(() => {

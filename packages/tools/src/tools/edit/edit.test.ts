@@ -105,7 +105,38 @@ describe("edit", () => {
       new_string: "x",
     });
     expect(result).toMatchObject({ ok: false, error: { code: "not_found" }, closest: { start_line: 2 } });
-    expect(output).toContain("Closest text in the file:\n     2\t  start(1);\n     3\t  stop();");
+    expect(output).toContain("Hint: the closest text in the file");
+    expect(output).toContain("\n     2\t  start(1);\n     3\t  stop();");
+  });
+
+  it("quotes the whole block between matching first and last lines, numbered, in the hint when the middle differs", async () => {
+    const lines = ["import os", "", "def compute(a, b):", "    total = 0", "    for n in (a, b):"];
+    lines.push("        total += n", "    if total > 10:", "        total = 10", "    return total", "");
+    ws.write("calc.py", lines.join("\n"));
+    await read("calc.py");
+    const { result, output } = await edit({
+      path: "calc.py",
+      old_string: "def compute(a, b):\n    return a + b\n    return total\n",
+      new_string: "def compute(a, b):\n    return a * b\n",
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: "not_found" } });
+    const quoted = [3, 4, 5, 6, 7, 8, 9].map((n) => `${String(n).padStart(6)}\t${lines[n - 1]}`).join("\n");
+    expect(result.error?.hint).toContain(quoted);
+    expect(output).toContain(quoted);
+    expect(onDisk("calc.py")).toBe(lines.join("\n"));
+  });
+
+  it("keeps the quoted closest text short when the file's lines are huge", async () => {
+    const huge = "x".repeat(200_000);
+    ws.write("min.js", `function a() {\n${huge}\n${huge}\n}\nfunction b() {}\n`);
+    await read("min.js");
+    const { result } = await edit({
+      path: "min.js",
+      old_string: `function a() {\n${"y".repeat(100)}\n}`,
+      new_string: "function a() {}",
+    });
+    expect(result.error?.hint).toContain("     1\tfunction a() {");
+    expect(result.error?.hint?.length).toBeLessThan(10_000);
   });
 
   it("refuses an edit that changes nothing", async () => {

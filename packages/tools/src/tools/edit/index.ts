@@ -5,6 +5,7 @@ import { decodeText, encodeText } from "../../edit/line-endings";
 import { replace } from "../../edit/replace";
 import { looksBinary, SAMPLE_BYTES } from "../../files/binary";
 import { notFound } from "../../files/not-found";
+import { numberedLines } from "../../files/numbered-lines";
 import { assertReadAndUnchanged, recordFileState } from "../../files/read-record";
 import { formatError } from "../../framework/format";
 import { defineTool, type ToolContext, ToolError, type ToolResult } from "../../framework/types";
@@ -67,9 +68,12 @@ export const editTool = defineTool({
     }
     const result = replace(decoded.text, args.old_string, args.new_string, args.replace_all ?? false);
     if (!result.ok) {
-      const hint =
-        result.code === "conflict" ? "add surrounding lines to old_string, or set replace_all" : undefined;
       const closest = result.closest && { start_line: result.closest.startLine, text: result.closest.text };
+      const hint = closest
+        ? `the closest text in the file (the numbers and the tab before each line are not part of it):\n${numberedLines(closest.text, closest.start_line)}`
+        : result.code === "conflict"
+          ? "add surrounding lines to old_string, or set replace_all"
+          : undefined;
       throw new ToolError(
         result.code,
         result.message,
@@ -124,15 +128,7 @@ async function writeEdit(
 }
 
 function formatEdit(result: ToolResult): string {
-  if (result.error) {
-    const closest = result.closest as { start_line: number; text: string } | undefined;
-    if (!closest) return formatError(result);
-    const quoted = closest.text
-      .split("\n")
-      .map((line, i) => `${String(closest.start_line + i).padStart(6)}\t${line}`)
-      .join("\n");
-    return `${formatError(result)}\nClosest text in the file:\n${quoted}`;
-  }
+  if (result.error) return formatError(result);
   const how = result.strategy === "exact" ? "" : `, matched by ${result.strategy}`;
   const count = result.replacements === 1 ? "1 replacement" : `${result.replacements} replacements`;
   const summary = `Edited ${result.path} (${count}${how}, +${result.additions} -${result.deletions})`;

@@ -3,6 +3,7 @@ import { open } from "node:fs/promises";
 import { z } from "zod";
 import { isBinaryHandle, looksBinary, SAMPLE_BYTES } from "../../files/binary";
 import { statExisting } from "../../files/not-found";
+import { numberedLines } from "../../files/numbered-lines";
 import { recordFileState } from "../../files/read-record";
 import { formatError } from "../../framework/format";
 import { MAX_OUTPUT_BYTES } from "../../framework/truncate";
@@ -114,10 +115,7 @@ function formatRead(result: ToolResult): string {
   if (end === 0) {
     return total === 0 ? "(the file is empty)" : `(no lines there: the file has ${total} lines)`;
   }
-  const numbered = (result.content as string)
-    .split("\n")
-    .map((line, i) => `${String(start + i).padStart(6)}\t${line}`)
-    .join("\n");
+  const numbered = numberedLines(result.content as string, start);
   const footer = result.has_more
     ? `(lines ${start}-${end} of ${total}; use offset ${end + 1} to read on)`
     : `(end of file: ${total} lines)`;

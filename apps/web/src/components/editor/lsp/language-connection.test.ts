@@ -1,5 +1,6 @@
 import { EditorState } from "@codemirror/state";
 import type { EditorView } from "@codemirror/view";
+import { AccessCloseCode } from "@coder/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EditorHost } from "./editor-host";
 import { type ConnectionStatus, LanguageConnection } from "./language-connection";
@@ -119,6 +120,17 @@ describe("LanguageConnection", () => {
     connection.retry();
     expect(sockets).toHaveLength(2);
     expect(state(statuses)).toBe("connecting");
+  });
+
+  it("says the person was logged out and does not reconnect when the service ends the login", async () => {
+    const { sockets, statuses, serverStarts } = setUp();
+    const first = sockets[0];
+    if (!first) throw new Error("no socket");
+    await serverStarts(first);
+    first.handlers.close(AccessCloseCode.LoggedOut, "You were logged out.");
+    expect(statuses.at(-1)).toEqual({ language: "python", state: "revoked", detail: "You were logged out." });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sockets).toHaveLength(1);
   });
 
   it("reconnects when the server refuses to initialise", async () => {

@@ -7,7 +7,7 @@ import { afterClose, type ConnectionState } from "./reconnect-policy";
 export interface ConnectionStatus {
   language: string;
   state: ConnectionState;
-  /** The install command when missing; the close reason when reconnecting. */
+  /** The install command when missing; the close reason when reconnecting; why, when revoked. */
   detail: string;
 }
 
@@ -104,7 +104,7 @@ export class LanguageConnection {
     this.socket = null;
     this.client.disconnect();
     const next = afterClose(code, reason, ++this.failures);
-    this.setStatus(next.state, next.state === "missing" ? this.options.install : reason);
+    this.setStatus(next.state, next.message ?? (next.state === "missing" ? this.options.install : reason));
     if (next.retryInMs === null) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;

@@ -1,4 +1,4 @@
-import { LspCloseCode } from "@coder/protocol";
+import { AccessCloseCode, LspCloseCode } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
 import { afterClose } from "./reconnect-policy";
 
@@ -20,6 +20,14 @@ describe("afterClose", () => {
     expect(
       afterClose(LspCloseCode.ServerError, "pylsp not installed, run: pip install python-lsp-server", 1),
     ).toEqual({ state: "missing", retryInMs: null });
+  });
+
+  it("stops and says why when the login ended", () => {
+    expect(afterClose(AccessCloseCode.LoggedOut, "", 1)).toEqual({
+      state: "revoked",
+      retryInMs: null,
+      message: "You were logged out.",
+    });
   });
 
   it("gives up on a language the service has no server for", () => {

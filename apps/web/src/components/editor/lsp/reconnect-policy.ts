@@ -1,4 +1,4 @@
-import { LspCloseCode } from "@coder/protocol";
+import { accessEndedMessage, LspCloseCode } from "@coder/protocol";
 
 /** Where one language's connection stands, as the editor's status line shows it. */
 export type ConnectionState =
@@ -10,12 +10,16 @@ export type ConnectionState =
   /** The server is not installed in the workspace; waits for the person to retry. */
   | "missing"
   /** The service has no server for the language; retrying cannot help. */
-  | "unavailable";
+  | "unavailable"
+  /** The login this page used ended (logout, a new admin token); a new socket would be refused. */
+  | "revoked";
 
 export interface AfterClose {
   state: Exclude<ConnectionState, "connecting" | "ready">;
   /** Milliseconds to wait before the next attempt; null: do not retry on its own. */
   retryInMs: number | null;
+  /** What to tell the person, when the close reason is not the right words. */
+  message?: string;
 }
 
 const FIRST_RETRY_MS = 1000;
@@ -24,9 +28,12 @@ const MAX_RETRY_MS = 30_000;
 /**
  * What to do after the socket closed with `code` and `reason`, on the `attempt`-th failure in a
  * row (1 for the first). Crashes (1011), dropped connections (1006, a service restart) and
- * protocol errors retry with doubling pauses; a missing server and an unknown language do not.
+ * protocol errors retry with doubling pauses; a missing server, an unknown language and a login
+ * that ended do not.
  */
 export function afterClose(code: number, reason: string, attempt: number): AfterClose {
+  const ended = accessEndedMessage(code);
+  if (ended) return { state: "revoked", retryInMs: null, message: ended };
   if (code === LspCloseCode.UnknownLanguage) return { state: "unavailable", retryInMs: null };
   if (code === LspCloseCode.ServerError && /not installed/i.test(reason)) {
     return { state: "missing", retryInMs: null };

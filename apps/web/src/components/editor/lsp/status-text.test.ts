@@ -21,5 +21,8 @@ describe("statusText", () => {
     expect(statusText({ language: "python", state: "connecting", detail: "" })).toMatch(/starting/);
     expect(statusText({ language: "python", state: "ready", detail: "" })).toMatch(/ready/);
     expect(statusText({ language: "cobol", state: "unavailable", detail: "" })).toMatch(/no language server/);
+    expect(statusText({ language: "python", state: "revoked", detail: "You were logged out." })).toBe(
+      "Python: language server closed — You were logged out.",
+    );
   });
 });

@@ -15,5 +15,7 @@ export function statusText({ language, state, detail }: ConnectionStatus): strin
       return `${label}: language server not installed — run: ${detail}`;
     case "unavailable":
       return `${label}: no language server is configured`;
+    case "revoked":
+      return `${label}: language server closed — ${detail}`;
   }
 }

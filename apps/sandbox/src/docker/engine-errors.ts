@@ -1,4 +1,4 @@
-/** The HTTP status of a failed Docker API call (404 missing, 304 nothing to do, 409 conflict). */
+/** The HTTP status of an engine API error (404: no such object, 304: nothing to do), if it has one. */
 export function statusCode(err: unknown): number | undefined {
   return typeof err === "object" && err !== null && "statusCode" in err
     ? (err as { statusCode?: number }).statusCode
