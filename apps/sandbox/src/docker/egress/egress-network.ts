@@ -1,6 +1,7 @@
 import type Docker from "dockerode";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
 import { statusCode } from "../engine-errors";
+import { runJobContainer } from "../job-container";
 import type { EgressAllowEntry } from "./allow-list";
 import { firewallScript, type HostFacts, PROBE_SCRIPT, parseHostFacts } from "./firewall-rules";
 import { DEFAULT_BRIDGE, type EgressNames, egressNames } from "./names";
@@ -21,6 +22,8 @@ export interface EgressSettings {
 
 const LABEL_ROLE = "dev.coder.role";
 const HELPER_TIMEOUT_MS = 30_000;
+/** The probe prints a few lines per egress network on the engine; far below this. */
+const HELPER_OUTPUT_LIMIT = 1 << 20;
 
 /**
  * The network egress workspaces share, one per service instance: a bridge on which containers
@@ -130,47 +133,29 @@ export class EgressNetwork {
    * iptables-legacy needs), under runc whatever the workspaces use, and returns what it printed.
    */
   private async runHelper(script: string): Promise<string> {
-    const container = await this.docker.createContainer({
-      Image: this.settings.helperImage,
-      Cmd: ["sh", "-c", script],
-      User: "0:0",
-      Tty: true, // one plain output stream to read back
-      Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.instance, [LABEL_ROLE]: "egress-firewall" },
-      HostConfig: {
-        NetworkMode: "host",
-        Runtime: "runc",
-        CapDrop: ["ALL"],
-        CapAdd: ["NET_ADMIN", "NET_RAW"],
-        SecurityOpt: ["no-new-privileges:true"],
-        ReadonlyRootfs: true,
-        Tmpfs: { "/run": "rw,nosuid,nodev,size=1m", "/tmp": "rw,nosuid,nodev,size=1m" },
-        LogConfig: { Type: "json-file", Config: {} },
+    const { statusCode: code, output } = await runJobContainer(
+      this.docker,
+      {
+        Image: this.settings.helperImage,
+        Cmd: ["sh", "-c", script],
+        User: "0:0",
+        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.instance, [LABEL_ROLE]: "egress-firewall" },
+        HostConfig: {
+          NetworkMode: "host",
+          Runtime: "runc",
+          CapDrop: ["ALL"],
+          CapAdd: ["NET_ADMIN", "NET_RAW"],
+          SecurityOpt: ["no-new-privileges:true"],
+          ReadonlyRootfs: true,
+          Tmpfs: { "/run": "rw,nosuid,nodev,size=1m", "/tmp": "rw,nosuid,nodev,size=1m" },
+          LogConfig: { Type: "none", Config: {} },
+        },
       },
-    });
-    try {
-      await container.start();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`the firewall helper did not finish in ${HELPER_TIMEOUT_MS / 1000} s`)),
-          HELPER_TIMEOUT_MS,
-        );
-      });
-      const result = (await Promise.race([container.wait(), timeout]).finally(() => clearTimeout(timer))) as {
-        StatusCode: number;
-      };
-      const output = ((await container.logs({ stdout: true, stderr: true, follow: false })) as Buffer)
-        .toString("utf8")
-        .replace(/\r\n/g, "\n");
-      if (result.StatusCode !== 0) {
-        throw new Error(
-          `the firewall helper failed (exit ${result.StatusCode}): ${output.trim().slice(-2000)}`,
-        );
-      }
-      return output;
-    } finally {
-      await container.remove({ force: true }).catch(() => undefined);
-    }
+      { outputLimit: HELPER_OUTPUT_LIMIT, timeoutMs: HELPER_TIMEOUT_MS },
+    );
+    if (code !== 0)
+      throw new Error(`the firewall helper failed (exit ${code}): ${output.trim().slice(-2000)}`);
+    return output;
   }
 }
 
