@@ -1,6 +1,7 @@
 import path from "node:path";
 import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
+import { type EgressAllowEntry, egressAllowSchema } from "./docker/egress/allow-list";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])
@@ -56,6 +57,8 @@ const envSchema = z.object({
   /** Host folder of the disk images, as the engine sees it; default `<engine data root>/coder-disks`. */
   CODER_DISK_DIR: z.string().startsWith("/", "must be an absolute path").optional(),
   CODER_SECURE_COOKIES: bool.default(false),
+  /** Non-public destinations egress workspaces may reach anyway: a private mirror or git server. */
+  CODER_EGRESS_ALLOW: egressAllowSchema.default([]),
   /** JSON list of language servers (language, command, extensions, install) added to or replacing the defaults. */
   CODER_LSP_SERVERS: z
     .string()
@@ -85,6 +88,7 @@ export type Config = {
   /** Sizes in MB (workspaceMb 0: no quota) and the host folder of the images. */
   disk: { workspaceMb: number; stateMb: number; dir?: string };
   secureCookies: boolean;
+  egressAllow: readonly EgressAllowEntry[];
   lspServers: readonly LspServerConfig[];
 };
 
@@ -129,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dir: e.CODER_DISK_DIR,
     },
     secureCookies: e.CODER_SECURE_COOKIES,
+    egressAllow: e.CODER_EGRESS_ALLOW,
     lspServers: e.CODER_LSP_SERVERS,
   };
 }

@@ -50,6 +50,7 @@ export async function startService(
     memoryBytes: config.limits.memoryBytes,
     nanoCpus: config.limits.nanoCpus,
     pidsLimit: config.limits.pidsLimit,
+    egress: { helperImage: config.image, allow: config.egressAllow },
     // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
     disk: { ...config.disk, toolImage: config.image },
   });
@@ -61,6 +62,8 @@ export async function startService(
       `the Docker engine does not answer (${(err as Error).message}); run \`npm start\`, which starts one`,
     );
   }
+  // Before any workspace starts: egress ones only ever run behind their rules.
+  await driver.prepare().catch((err: Error) => log(err.message));
   const workspaces = new WorkspaceService(db, driver, config.image, log, {
     command: daemonCommand(config.lspServers),
     timeouts: DEFAULT_DAEMON_TIMEOUTS,

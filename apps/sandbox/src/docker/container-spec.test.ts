@@ -38,10 +38,11 @@ describe("workspace container spec", () => {
     expect(host.Init).toBe(true);
   });
 
-  it("has no network unless egress was enabled", () => {
+  it("has no network unless egress was enabled, and then the instance's egress network without IPv6", () => {
     expect(host.NetworkMode).toBe("none");
     const withEgress = containerSpec({ id: "abcdefabcdef", image: "img", egress: true }, opts);
-    expect(withEgress.HostConfig?.NetworkMode).toBe("bridge");
+    expect(withEgress.HostConfig?.NetworkMode).toBe("coder-egress-t");
+    expect(withEgress.HostConfig?.Sysctls).toEqual({ "net.ipv6.conf.all.disable_ipv6": "1" });
   });
 
   it("uses the configured OCI runtime", () => {

@@ -1,5 +1,6 @@
 import type { ContainerCreateOptions } from "dockerode";
 import type { WorkspaceSpec } from "./driver";
+import { egressHostConfig } from "./egress/names";
 
 export const LABEL_MANAGED = "dev.coder.managed";
 export const LABEL_INSTANCE = "dev.coder.instance";
@@ -53,8 +54,9 @@ export function volumeNames(instance: string, id: string): string[] {
 /**
  * The create options of every workspace container. Untrusted code runs here, so the defaults take
  * everything away that the workspace does not need: root, capabilities, privilege escalation, a
- * writable root filesystem, the network (unless the owner turned egress on), host mounts and the
- * Docker socket. Only the workspace and state volumes and two tmpfs folders are writable.
+ * writable root filesystem, the network (unless the owner turned egress on: then the filtered egress
+ * network, see egress/), host mounts and the Docker socket. Only the workspace and state volumes and
+ * two tmpfs folders are writable.
  */
 export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): ContainerCreateOptions {
   return {
@@ -75,7 +77,7 @@ export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): Cont
     HostConfig: {
       Init: true,
       Runtime: opts.runtime,
-      NetworkMode: spec.egress ? "bridge" : "none",
+      ...(spec.egress ? egressHostConfig(opts.instance) : { NetworkMode: "none" }),
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges:true"],
       Privileged: false,

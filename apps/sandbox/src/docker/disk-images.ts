@@ -1,10 +1,9 @@
-import { once } from "node:events";
 import path from "node:path";
-import { Writable } from "node:stream";
 import type Docker from "dockerode";
 import type { VolumeCreateOptions } from "dockerode";
 import { LABEL_INSTANCE, LABEL_MANAGED, WORKSPACE_UID } from "./container-spec";
 import { statusCode } from "./engine-errors";
+import { runJobContainer } from "./job-container";
 
 /** On a volume that lives in a filesystem image: the image's path on the engine's host. */
 export const LABEL_DISK = "dev.coder.disk";
@@ -195,47 +194,34 @@ export class DiskImages {
   private async run(folder: string, op: JobOp, args: string[]): Promise<void> {
     const image = this.options.toolImage;
     if (!image) throw new DiskError("the workspace has a disk image, but no image is set to run disk jobs");
-    const container = await this.docker.createContainer({
-      Image: image,
-      Entrypoint: ["sh", "-c", JOB, "coder-disk-job"],
-      Cmd: [op, String(WORKSPACE_UID), ...args],
-      User: "0:0",
-      WorkingDir: "/",
-      NetworkDisabled: true,
-      Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.options.instance },
-      HostConfig: {
-        NetworkMode: "none",
-        CapDrop: ["ALL"],
-        SecurityOpt: ["no-new-privileges:true"],
-        ReadonlyRootfs: true,
-        // The host's /dev, so loop devices the kernel adds on demand show up; the folder is created
-        // by the engine when missing.
-        Binds: ["/dev:/dev", `${folder}:/disks`],
-        // loop-control (10:237) and the loop block devices (7:*), nothing else.
-        DeviceCgroupRules: ["c 10:237 rwm", "b 7:* rwm"],
-        LogConfig: { Type: "none", Config: {} },
-      },
-    });
-    try {
-      let output = "";
-      const sink = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
-          done();
+    const { statusCode: code, output } = await runJobContainer(
+      this.docker,
+      {
+        Image: image,
+        Entrypoint: ["sh", "-c", JOB, "coder-disk-job"],
+        Cmd: [op, String(WORKSPACE_UID), ...args],
+        User: "0:0",
+        WorkingDir: "/",
+        NetworkDisabled: true,
+        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.options.instance },
+        HostConfig: {
+          NetworkMode: "none",
+          CapDrop: ["ALL"],
+          SecurityOpt: ["no-new-privileges:true"],
+          ReadonlyRootfs: true,
+          // The host's /dev, so loop devices the kernel adds on demand show up; the folder is created
+          // by the engine when missing.
+          Binds: ["/dev:/dev", `${folder}:/disks`],
+          // loop-control (10:237) and the loop block devices (7:*), nothing else.
+          DeviceCgroupRules: ["c 10:237 rwm", "b 7:* rwm"],
+          LogConfig: { Type: "none", Config: {} },
         },
-      });
-      const stream = await container.attach({ stream: true, stdout: true, stderr: true });
-      const ended = once(stream, "end");
-      this.docker.modem.demuxStream(stream, sink, sink);
-      await container.start();
-      const { StatusCode } = (await container.wait()) as { StatusCode: number };
-      await ended;
-      if (StatusCode !== 0) {
-        const reason = output.trim().split("\n").pop() || `exit code ${StatusCode}`;
-        throw new DiskError(`${FAILED[op]}: ${reason}`);
-      }
-    } finally {
-      await container.remove({ force: true }).catch(() => undefined);
+      },
+      { outputLimit: OUTPUT_LIMIT },
+    );
+    if (code !== 0) {
+      const reason = output.trim().split("\n").pop() || `exit code ${code}`;
+      throw new DiskError(`${FAILED[op]}: ${reason}`);
     }
   }
 }

@@ -20,18 +20,27 @@ import type {
   WorkspaceDriver,
   WorkspaceSpec,
 } from "./driver";
+import { EgressNetwork, type EgressSettings, EgressUnavailableError } from "./egress/egress-network";
+import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
+
+export interface DockerDriverOptions extends HardeningOptions {
+  /** Without it, egress workspaces cannot be created or started. */
+  egress?: EgressSettings;
+}
 
 /** Runs workspaces on the Docker engine that `DOCKER_HOST` (or the local socket) points to. */
 export class DockerDriver implements WorkspaceDriver {
   readonly docker: Docker;
+  private readonly egressNetwork: EgressNetwork | undefined;
   private readonly disks: DiskImages;
 
   constructor(
-    private readonly opts: HardeningOptions,
+    private readonly opts: DockerDriverOptions,
     docker?: Docker,
   ) {
     this.docker = docker ?? new Docker();
+    this.egressNetwork = opts.egress && new EgressNetwork(this.docker, opts.instance, opts.egress);
     this.disks = new DiskImages(this.docker, {
       instance: opts.instance,
       toolImage: opts.disk?.toolImage,
@@ -39,11 +48,52 @@ export class DockerDriver implements WorkspaceDriver {
     });
   }
 
+  /**
+   * The filtered network egress containers join: workspaces, and any other container the service
+   * runs on the internet's behalf (ensure it, then create the container with egressHostConfig).
+   */
+  get egress(): EgressNetwork {
+    if (!this.egressNetwork) throw new EgressUnavailableError("this driver was made without egress settings");
+    return this.egressNetwork;
+  }
+
   private container(id: string) {
     return this.docker.getContainer(containerName(this.opts.instance, id));
   }
 
+  /**
+   * At service start: rebuilds the egress rules when this instance has egress workspaces and moves
+   * those of older versions off Docker's default bridge. When egress cannot be given, the running
+   * ones are stopped (a start then says why) and the error is thrown.
+   */
+  async prepare(): Promise<void> {
+    const containers = await this.docker.listContainers({
+      all: true,
+      filters: {
+        label: [`${LABEL_MANAGED}=true`, `${LABEL_INSTANCE}=${this.opts.instance}`, LABEL_WORKSPACE],
+      },
+    });
+    const egress = containers.flatMap((c) => {
+      const networks = Object.keys(c.NetworkSettings?.Networks ?? {});
+      return hasEgress(this.opts.instance, networks)
+        ? [{ id: c.Id, networks, running: c.State === "running" }]
+        : [];
+    });
+    try {
+      for (const c of egress) await this.egress.join(c.id, c.networks);
+    } catch (err) {
+      for (const c of egress.filter((c) => c.running)) {
+        await this.docker
+          .getContainer(c.id)
+          .stop({ t: 3 })
+          .catch(() => undefined);
+      }
+      throw err;
+    }
+  }
+
   async create(spec: WorkspaceSpec): Promise<void> {
+    if (spec.egress) await this.egress.ensure();
     const labels = {
       [LABEL_MANAGED]: "true",
       [LABEL_INSTANCE]: this.opts.instance,
@@ -65,6 +115,9 @@ export class DockerDriver implements WorkspaceDriver {
   }
 
   async start(id: string): Promise<void> {
+    const info = await this.container(id).inspect();
+    const networks = Object.keys(info.NetworkSettings.Networks ?? {});
+    if (hasEgress(this.opts.instance, networks)) await this.egress.join(info.Id, networks);
     try {
       await this.startContainer(id);
     } catch (err) {

@@ -1,6 +1,7 @@
 import Docker from "dockerode";
 import { LABEL_INSTANCE } from "../docker/container-spec";
 import { DiskImages } from "../docker/disk-images";
+import { removeEgressNetwork } from "../docker/egress/egress-network";
 
 /** Test instances are `t` + 8 hex digits (harness.ts newInstance). */
 const TEST_INSTANCE = /^t[0-9a-f]{8}$/;
@@ -9,8 +10,8 @@ const STALE_AFTER_MS = 30 * 60_000;
 
 /**
  * Removes what earlier test runs left behind when they were killed before their cleanup ran
- * (containers, volumes and their disk images of test instances), so leftovers do not pile up on a
- * developer's engine.
+ * (containers, volumes with their disk images, egress networks with their firewall rules, of test
+ * instances), so leftovers do not pile up on a developer's engine.
  */
 export default async function removeStaleTestWorkspaces(): Promise<void> {
   const docker = new Docker();
@@ -46,4 +47,12 @@ export default async function removeStaleTestWorkspaces(): Promise<void> {
         .catch(() => undefined),
     ),
   );
+  const image = process.env.CODER_IMAGE;
+  const networks = await docker.listNetworks({ filters: { label: [LABEL_INSTANCE] } });
+  for (const n of networks) {
+    const instance = n.Labels?.[LABEL_INSTANCE] ?? "";
+    if (image && TEST_INSTANCE.test(instance) && Date.parse(n.Created ?? "") / 1000 < cutoff) {
+      await removeEgressNetwork(docker, instance, image).catch(() => undefined);
+    }
+  }
 }

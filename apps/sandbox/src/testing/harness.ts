@@ -10,6 +10,7 @@ import WebSocket from "ws";
 import { loadConfig } from "../config";
 import { LABEL_INSTANCE } from "../docker/container-spec";
 import { DiskImages } from "../docker/disk-images";
+import { removeEgressNetwork } from "../docker/egress/egress-network";
 import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
 
@@ -24,7 +25,7 @@ export function newInstance(): string {
   return `t${randomBytes(4).toString("hex")}`;
 }
 
-/** Removes every container and volume a test instance made, with the volumes' disk images. */
+/** Removes every container, volume (with its disk image) and egress network a test instance made. */
 export async function removeInstance(instance: string): Promise<void> {
   const docker = new Docker();
   const containers = await docker.listContainers({
@@ -43,6 +44,7 @@ export async function removeInstance(instance: string): Promise<void> {
   await new DiskImages(docker, { instance, toolImage: process.env.CODER_IMAGE })
     .removeVolumes((Volumes ?? []).map((v) => v.Name))
     .catch(() => undefined);
+  await removeEgressNetwork(docker, instance, requireImage());
 }
 
 /** Logs in through the real `/auth/login` route and returns the session cookie. */

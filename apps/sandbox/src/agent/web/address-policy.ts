@@ -1,38 +1,14 @@
 import { BlockList, isIPv4, isIPv6 } from "node:net";
+import { NON_PUBLIC_IPV4, NON_PUBLIC_IPV6 } from "../../net/non-public-ranges";
 
 /**
  * Addresses webfetch must never reach: anything that is not the public internet. Checked for every
  * address a host name resolves to, on every redirect hop, and on the socket actually connected.
  */
 const v4 = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8], // "this network", unspecified
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local (cloud metadata lives here)
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-] as const) {
-  v4.addSubnet(net, bits, "ipv4");
-}
-
+for (const [net, bits] of NON_PUBLIC_IPV4) v4.addSubnet(net, bits, "ipv4");
 const v6 = new BlockList();
-for (const [net, bits] of [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
-  ["100::", 64], // discard
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // old site-local
-  ["ff00::", 8], // multicast
-] as const) {
-  v6.addSubnet(net, bits, "ipv6");
-}
+for (const [net, bits] of NON_PUBLIC_IPV6) v6.addSubnet(net, bits, "ipv6");
 
 /** The IPv4 address carried inside an IPv6 one (mapped, compatible, NAT64, 6to4), if any. */
 function embeddedV4(address: string): string | undefined {
