@@ -23,6 +23,10 @@ import type {
 import { EgressNetwork, type EgressSettings, EgressUnavailableError } from "./egress/egress-network";
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
+import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
+
+/** Who exec'd processes run as, and so who may signal them. */
+const EXEC_USER = "coder";
 
 export interface DockerDriverOptions extends HardeningOptions {
   /** Without it, egress workspaces cannot be created or started. */
@@ -175,13 +179,14 @@ export class DockerDriver implements WorkspaceDriver {
   }
 
   async exec(id: string, cmd: string[], options: { env?: string[] } = {}): Promise<AttachedProcess> {
-    const exec = await this.container(id).exec({
-      Cmd: cmd,
+    const container = this.container(id);
+    const exec = await container.exec({
+      Cmd: reportingPid(cmd, false),
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
-      User: "coder",
+      User: EXEC_USER,
       WorkingDir: "/workspace",
       Env: options.env,
     });
@@ -202,26 +207,38 @@ export class DockerDriver implements WorkspaceDriver {
       stream.once("close", done);
       stream.once("error", done);
     });
-    return { stdin: stream, stdout, stderr, exited, close: () => stream.destroy() };
+    const pid = await readReportedPid(stderr).catch((err) => {
+      stream.destroy();
+      throw err;
+    });
+    const close = processCloser({ container, user: EXEC_USER, pid, stream, tty: false });
+    return { stdin: stream, stdout, stderr, exited, close };
   }
 
   async execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess> {
-    const exec = await this.container(id).exec({
-      Cmd: cmd,
+    const container = this.container(id);
+    const exec = await container.exec({
+      Cmd: reportingPid(cmd, true),
       AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
       Tty: true,
-      User: "coder",
+      User: EXEC_USER,
       WorkingDir: "/workspace",
       Env: ["TERM=xterm-256color", "LANG=C.UTF-8", "COLORTERM=truecolor"],
     });
     const stream = await exec.start({ hijack: true, stdin: true, Tty: true });
+    const pid = await readReportedPid(stream).catch((err) => {
+      stream.destroy();
+      throw err;
+    });
+    const close = processCloser({ container, user: EXEC_USER, pid, stream, tty: true });
+    stream.write(PID_ACK);
     const resize = async (cols: number, rows: number) => {
       await exec.resize({ w: cols, h: rows }).catch(() => undefined);
     };
     await resize(size.cols, size.rows);
-    return { stream, resize, close: () => stream.destroy() };
+    return { stream, resize, close };
   }
 
   async *events(signal: AbortSignal): AsyncIterable<DriverEvent> {

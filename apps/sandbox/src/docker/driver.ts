@@ -16,14 +16,19 @@ export interface AttachedProcess {
   stderr: Readable;
   /** Resolves with the exit code once the process ended (null when unknown). */
   exited: Promise<number | null>;
-  close(): void;
+  /**
+   * Ends the process: EOF on stdin, then signals if it does not exit. Resolves once it has ended
+   * (or its workspace stopped); never rejects.
+   */
+  close(): Promise<void>;
 }
 
 /** A process on a TTY (terminals): one byte stream both ways, resizable. */
 export interface TtyProcess {
   stream: Duplex;
   resize(cols: number, rows: number): Promise<void>;
-  close(): void;
+  /** Ends the process (a TTY hears nothing from a closed stream, so it is signalled); never rejects. */
+  close(): Promise<void>;
 }
 
 export interface DriverEvent {

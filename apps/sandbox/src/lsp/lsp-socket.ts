@@ -73,7 +73,7 @@ export async function serveLsp(
   ws.on("close", () => {
     socketClosed = true;
     if (!proc || !writer) return;
-    // Servers exit when stdin ends; `exit` first for any that wait for it.
+    // `exit` first for servers that wait for it; close() then ends whatever ignores it.
     const p = proc;
     void writer
       .write({ jsonrpc: "2.0", method: "exit" } as Message)

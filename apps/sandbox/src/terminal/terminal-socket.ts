@@ -70,7 +70,7 @@ export async function serveTerminal(
   });
   ws.on("close", () => {
     closed = true;
-    proc?.close();
+    void proc?.close();
   });
   // An oversized or malformed frame is an error on this socket only; ws closes it with a code.
   ws.on("error", (err) => log(`terminal ${workspaceId}/${terminal}: ${err.message}`));
@@ -84,7 +84,7 @@ export async function serveTerminal(
     return;
   }
   if (closed) {
-    proc.close();
+    void proc.close();
     return;
   }
   const p = proc;

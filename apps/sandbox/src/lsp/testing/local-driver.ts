@@ -35,7 +35,13 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
         stdout: child.stdout,
         stderr: child.stderr,
         exited,
-        close: () => stdin.destroy(),
+        // Like the Docker driver: EOF first, a signal only for a server that ignores it.
+        async close() {
+          stdin.destroy();
+          const timer = setTimeout(() => child.kill(), 2000);
+          await exited;
+          clearTimeout(timer);
+        },
       };
       processes.push(proc);
       return proc;
