@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { StoredSessionEvent } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectEvents, type EventLogView } from "../../apps/sandbox/src/agent/testing/event-view";
+import { type ScriptedAgent, startScriptedAgent } from "../../apps/sandbox/src/agent/testing/scripted-agent";
 import { sessionEventStream } from "../../apps/sandbox/src/agent/testing/sse-events";
-import {
-  execIn,
-  startTestService,
-  type TestService,
-  waitForStatus,
-} from "../../apps/sandbox/src/testing/harness";
-import { type ModelServer, startModelServer } from "../support/model-server";
+import { execIn, type TestService } from "../../apps/sandbox/src/testing/harness";
+import type { ModelServer } from "../support/model-server";
 
 type Asked = Extract<StoredSessionEvent, { type: "approval.asked" }>;
 
@@ -20,33 +13,23 @@ type Asked = Extract<StoredSessionEvent, { type: "approval.asked" }>;
  * `cat`, and the repository names a check command. Nothing of it runs without the person.
  */
 describe("a hostile agent behind an always-allowed command", () => {
+  let agent: ScriptedAgent;
   let model: ModelServer;
   let t: TestService;
   let workspaceId: string;
-  let configDir: string;
   const streams = new AbortController();
 
   beforeAll(async () => {
-    model = await startModelServer();
-    configDir = mkdtempSync(path.join(tmpdir(), "coder-hostile-permissions-"));
-    const configFile = path.join(configDir, "agent.json");
-    writeFileSync(configFile, JSON.stringify({ permissions: { "*": { bash: "ask" } } }));
-    t = await startTestService({
-      agentEnv: {
-        CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
-        CODER_MODELS: "scripted",
-        CODER_AGENT_CONFIG: configFile,
-      },
+    agent = await startScriptedAgent({
+      workspaceName: "hostile permissions",
+      permissions: { "*": { bash: "ask" } },
     });
-    workspaceId = (await t.api.workspace.create.mutate({ name: "hostile permissions" })).id;
-    await waitForStatus(t.api, workspaceId, "running");
+    ({ model, t, workspaceId } = agent);
   });
 
   afterAll(async () => {
     streams.abort();
-    await t?.close();
-    await model?.close();
-    if (configDir) rmSync(configDir, { recursive: true, force: true });
+    await agent?.close();
   });
 
   async function session(): Promise<{ id: string; events: EventLogView }> {

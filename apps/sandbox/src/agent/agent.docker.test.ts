@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { StoredSessionEvent } from "@coder/protocol";
@@ -11,42 +11,29 @@ import {
   removeInstance,
   requireImage,
   spawnService,
-  startTestService,
   type TestService,
   trpcClient,
   waitForStatus,
 } from "../testing/harness";
 import { collectEvents, type EventLogView, isType } from "./testing/event-view";
+import { type ScriptedAgent, startScriptedAgent } from "./testing/scripted-agent";
 import { sessionEventStream } from "./testing/sse-events";
 
 describe("the agent in a real workspace", () => {
+  let agent: ScriptedAgent;
   let model: ModelServer;
   let t: TestService;
   let workspaceId: string;
-  let configDir: string;
   const streams = new AbortController();
 
   beforeAll(async () => {
-    model = await startModelServer();
-    configDir = mkdtempSync(path.join(tmpdir(), "coder-agent-config-"));
-    const configFile = path.join(configDir, "agent.json");
-    writeFileSync(configFile, JSON.stringify({ permissions: { "*": { bash: "ask" } } }));
-    t = await startTestService({
-      agentEnv: {
-        CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
-        CODER_MODELS: "scripted",
-        CODER_AGENT_CONFIG: configFile,
-      },
-    });
-    workspaceId = (await t.api.workspace.create.mutate({ name: "agent" })).id;
-    await waitForStatus(t.api, workspaceId, "running");
+    agent = await startScriptedAgent({ workspaceName: "agent", permissions: { "*": { bash: "ask" } } });
+    ({ model, t, workspaceId } = agent);
   });
 
   afterAll(async () => {
     streams.abort();
-    await t?.close();
-    await model?.close();
-    rmSync(configDir, { recursive: true, force: true });
+    await agent?.close();
   });
 
   /** A new session and its events as the browser receives them (SSE). */

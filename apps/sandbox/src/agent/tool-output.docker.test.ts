@@ -2,13 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  startModelServer,
-} from "../../../../e2e/support/model-server";
-import { startTestService, type TestService, waitForStatus } from "../testing/harness";
+import type { ModelServer, RecordedRequest } from "../../../../e2e/support/model-server";
+import type { TestService } from "../testing/harness";
 import { collectEvents, type EventLogView } from "./testing/event-view";
+import { type ScriptedAgent, startScriptedAgent } from "./testing/scripted-agent";
 import { sessionEventStream } from "./testing/sse-events";
 
 /** Where a cut output was saved, as the model was told. */
@@ -31,6 +28,7 @@ function readWhatWasSaved(request: RecordedRequest) {
 }
 
 describe("tool output in a real workspace", () => {
+  let agent: ScriptedAgent;
   let model: ModelServer;
   let t: TestService;
   let dataDir: string;
@@ -38,23 +36,21 @@ describe("tool output in a real workspace", () => {
   const streams = new AbortController();
 
   beforeAll(async () => {
-    model = await startModelServer({ fallback: readWhatWasSaved });
     // A data folder with outputs an earlier version spilled on the host.
     dataDir = mkdtempSync(path.join(tmpdir(), "coder-tool-output-"));
     mkdirSync(path.join(dataDir, "tool-output"));
     writeFileSync(path.join(dataDir, "tool-output", "prt_old.txt"), "left over\n");
-    t = await startTestService(
-      { agentEnv: { CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL, CODER_MODELS: "scripted" } },
-      { CODER_DATA_DIR: dataDir },
-    );
-    workspaceId = (await t.api.workspace.create.mutate({ name: "output" })).id;
-    await waitForStatus(t.api, workspaceId, "running");
+    agent = await startScriptedAgent({
+      workspaceName: "output",
+      model: { fallback: readWhatWasSaved },
+      env: { CODER_DATA_DIR: dataDir },
+    });
+    ({ model, t, workspaceId } = agent);
   });
 
   afterAll(async () => {
     streams.abort();
-    await t?.close();
-    await model?.close();
+    await agent?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,30 +1,27 @@
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ModelServer, startModelServer } from "../../../../../e2e/support/model-server";
+import type { ModelServer } from "../../../../../e2e/support/model-server";
 import { stateVolumeName } from "../../docker/container-spec";
-import { execIn, startTestService, type TestService, waitForStatus } from "../../testing/harness";
+import { execIn, type TestService } from "../../testing/harness";
 import { collectEvents } from "../testing/event-view";
+import { type ScriptedAgent, startScriptedAgent } from "../testing/scripted-agent";
 import { sessionEventStream } from "../testing/sse-events";
 
 describe("turn revert in a real workspace", () => {
+  let agent: ScriptedAgent;
   let model: ModelServer;
   let t: TestService;
   let workspaceId: string;
   const streams = new AbortController();
 
   beforeAll(async () => {
-    model = await startModelServer();
-    t = await startTestService({
-      agentEnv: { CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL, CODER_MODELS: "scripted" },
-    });
-    workspaceId = (await t.api.workspace.create.mutate({ name: "snapshots" })).id;
-    await waitForStatus(t.api, workspaceId, "running");
+    agent = await startScriptedAgent({ workspaceName: "snapshots" });
+    ({ model, t, workspaceId } = agent);
   });
 
   afterAll(async () => {
     streams.abort();
-    await t?.close();
-    await model?.close();
+    await agent?.close();
   });
 
   const exists = async (file: string) =>
