@@ -1,8 +1,10 @@
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { connectLsp } from "../../apps/sandbox/src/lsp/testing/lsp-client";
 import {
   execIn,
+  removeInstance,
   startTestService,
   type TestService,
   waitForStatus,
@@ -35,8 +37,13 @@ describe("a closed socket ends its process in the workspace", () => {
     id = (await t.api.workspace.create.mutate({ name: "leaks" })).id;
     await waitForStatus(t.api, id, "running");
   });
+  let serviceStopped = false;
   afterAll(async () => {
-    await t?.close();
+    if (!serviceStopped) await t?.close();
+    else {
+      await removeInstance(t.instance);
+      rmSync(t.dataDir, { recursive: true, force: true });
+    }
   });
 
   /** The workspace's processes (`ps` in the container sees them all). */
@@ -137,5 +144,17 @@ describe("a closed socket ends its process in the workspace", () => {
     daemon.reset();
     await daemon.request("ping", {});
     expect(await settle(daemons, 1)).toBe(1);
+  });
+
+  // Last: it stops the service (afterAll then only removes what the test made).
+  it("a service that stops with terminals open leaves no tmux client behind", async () => {
+    const before = await tmuxClients();
+    await terminal("main");
+    await terminal("second");
+    expect(await settle(tmuxClients, before + 2)).toBe(before + 2);
+    serviceStopped = true;
+    await t.service.close();
+    // Counted at once: the service has already waited for its processes to end.
+    expect(await tmuxClients()).toBe(before);
   });
 });

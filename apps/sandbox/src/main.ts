@@ -24,7 +24,8 @@ async function main(): Promise<void> {
       () => process.exit(0),
       () => process.exit(1),
     );
-    setTimeout(() => process.exit(0), 5000).unref();
+    // Ending each terminal client takes a signal, and a KILL 3 s later for one that ignores it.
+    setTimeout(() => process.exit(0), 8000).unref();
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));

@@ -115,6 +115,8 @@ export async function startService(
       await agent.close();
       workspaces.close();
       await closeServer();
+      // The sockets just closed are ending their processes in the workspaces: let them finish.
+      await driver.settle();
       await db.destroy();
     },
   };

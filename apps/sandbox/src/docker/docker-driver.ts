@@ -38,6 +38,8 @@ export class DockerDriver implements WorkspaceDriver {
   readonly docker: Docker;
   private readonly egressNetwork: EgressNetwork | undefined;
   private readonly disks: DiskImages;
+  /** Processes being ended by their `close()`; `settle()` waits for them. */
+  private readonly closing = new Set<Promise<void>>();
 
   constructor(
     private readonly opts: DockerDriverOptions,
@@ -211,7 +213,7 @@ export class DockerDriver implements WorkspaceDriver {
       stream.destroy();
       throw err;
     });
-    const close = processCloser({ container, user: EXEC_USER, pid, stream, tty: false });
+    const close = this.tracked(processCloser({ container, user: EXEC_USER, pid, stream, tty: false }));
     return { stdin: stream, stdout, stderr, exited, close };
   }
 
@@ -232,13 +234,28 @@ export class DockerDriver implements WorkspaceDriver {
       stream.destroy();
       throw err;
     });
-    const close = processCloser({ container, user: EXEC_USER, pid, stream, tty: true });
+    const close = this.tracked(processCloser({ container, user: EXEC_USER, pid, stream, tty: true }));
     stream.write(PID_ACK);
     const resize = async (cols: number, rows: number) => {
       await exec.resize({ w: cols, h: rows }).catch(() => undefined);
     };
     await resize(size.cols, size.rows);
     return { stream, resize, close };
+  }
+
+  /** A closer whose work `settle()` waits for while it runs. */
+  private tracked(close: () => Promise<void>): () => Promise<void> {
+    return () => {
+      const closing = close();
+      this.closing.add(closing);
+      void closing.finally(() => this.closing.delete(closing));
+      return closing;
+    };
+  }
+
+  async settle(): Promise<void> {
+    // Closing one process can start the close of another (a socket's end closes its exec).
+    while (this.closing.size > 0) await Promise.all(this.closing);
   }
 
   async *events(signal: AbortSignal): AsyncIterable<DriverEvent> {

@@ -51,6 +51,11 @@ export interface WorkspaceDriver {
   list(): Promise<{ id: string; state: ContainerState }[]>;
   exec(id: string, cmd: string[], options?: { env?: string[] }): Promise<AttachedProcess>;
   execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess>;
+  /**
+   * Resolves once every process whose `close()` was called has ended, so a service that stops
+   * leaves no terminal client or language server behind in its workspaces.
+   */
+  settle(): Promise<void>;
   /** State changes made outside the service too (a crash, `docker stop`). Ends with the signal. */
   events(signal: AbortSignal): AsyncIterable<DriverEvent>;
 }

@@ -183,10 +183,13 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   return {
     server,
     // Upgraded sockets are no longer the HTTP server's; end them too, or `server.close` never finishes.
-    close() {
-      for (const client of [...terminalWss.clients, ...lspWss.clients]) client.terminate();
+    async close() {
+      // Each socket's close handler starts ending its process: wait until every one has run.
+      const sockets = [...terminalWss.clients, ...lspWss.clients];
+      const closed = sockets.map((client) => new Promise((resolve) => client.once("close", resolve)));
+      for (const client of sockets) client.terminate();
       server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...closed, new Promise<void>((resolve) => server.close(() => resolve()))]);
     },
   };
 }

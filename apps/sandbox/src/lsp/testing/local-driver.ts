@@ -10,6 +10,7 @@ export const ECHO_SERVER = new URL("./echo-server.mjs", import.meta.url).pathnam
 export function localDriver(): { driver: WorkspaceDriver; processes: AttachedProcess[] } {
   const unsupported = () => Promise.reject(new Error("not supported by the local test driver"));
   const processes: AttachedProcess[] = [];
+  const closing = new Set<Promise<void>>();
   const driver: WorkspaceDriver = {
     create: unsupported,
     start: unsupported,
@@ -18,6 +19,9 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
     state: unsupported,
     list: unsupported,
     execTty: unsupported,
+    settle: async () => {
+      await Promise.all(closing);
+    },
     events: () => {
       throw new Error("not supported by the local test driver");
     },
@@ -36,11 +40,13 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
         stderr: child.stderr,
         exited,
         // Like the Docker driver: EOF first, a signal only for a server that ignores it.
-        async close() {
+        close() {
           stdin.destroy();
           const timer = setTimeout(() => child.kill(), 2000);
-          await exited;
-          clearTimeout(timer);
+          const ended = exited.then(() => clearTimeout(timer));
+          closing.add(ended);
+          void ended.finally(() => closing.delete(ended));
+          return ended;
         },
       };
       processes.push(proc);
