@@ -86,7 +86,7 @@ describe("tool output in a real workspace", () => {
     const [cut, readBack] = toolResultsSince(first);
     expect(cut).toContain("finding 2000");
     expect(cut).not.toContain("finding 3000");
-    expect(cut?.match(SAVED)?.[1]).toMatch(/^\/tmp\/coder-tool-output\/prt_\w+\.txt$/);
+    expect(cut?.match(SAVED)?.[1]).toMatch(/^\/tmp\/coder-tool-output\/prt_[\w-]+\.txt$/);
     expect(readBack).toContain("finding 3000");
     expect(model.requests.slice(first).map((r) => JSON.stringify(r.body))).not.toContainEqual(
       expect.stringContaining(dataDir),
@@ -103,7 +103,7 @@ describe("tool output in a real workspace", () => {
     const bytes = events.all.reduce((sum, e) => sum + JSON.stringify(e).length, 0);
     expect(bytes).toBeLessThan(256 * 1024);
     const [cut, readBack] = toolResultsSince(first);
-    expect(cut?.match(SAVED)?.[1]).toMatch(/^\/tmp\/coder-tool-output\/prt_\w+\.txt$/);
+    expect(cut?.match(SAVED)?.[1]).toMatch(/^\/tmp\/coder-tool-output\/prt_[\w-]+\.txt$/);
     // The end of what bash kept, which the model's cut text did not show.
     expect(cut).not.toContain("[output truncated]");
     expect(readBack).toContain("[output truncated]");
