@@ -3,6 +3,12 @@ import { startService } from "./service";
 
 /** The sandbox service's entry point (bundled to dist/main.mjs; `npm start` runs it). */
 async function main(): Promise<void> {
+  // One stray promise must not end every workspace of every user: log it loudly, keep serving.
+  process.on("unhandledRejection", (reason) => {
+    console.error(
+      `unhandled rejection (a bug; the service keeps running): ${(reason as Error)?.stack ?? reason}`,
+    );
+  });
   const config = loadConfig();
   const service = await startService(config);
   const lines = [

@@ -16,6 +16,7 @@ import {
 import { BoundedLineLog } from "../container-streams/bounded-line-log";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
+import { unfailingWrites } from "../container-streams/unfailing-writes";
 import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
 
@@ -172,7 +173,7 @@ export class DaemonConnection {
         maxHeaderBytes: MAX_FRAME_HEADER_BYTES,
         maxMessageBytes: MAX_DAEMON_MESSAGE_BYTES,
       }),
-      new StreamMessageWriter(writeOncePerTick(proc.stdin)),
+      new StreamMessageWriter(writeOncePerTick(unfailingWrites(proc.stdin))),
     );
     let stderrTail = "";
     const stderrLog = new BoundedLineLog((line) => this.log(`${tag} ${line}`));
