@@ -16,7 +16,7 @@ import {
 import { BoundedLineLog } from "../container-streams/bounded-line-log";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
-import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
+import type { AttachedProcess, WorkspaceDriver } from "../workspaces/driver";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
 
 /**

@@ -1,5 +1,5 @@
 import type { ContainerCreateOptions } from "dockerode";
-import type { WorkspaceSpec } from "./driver";
+import type { WorkspaceSpec } from "../workspaces/driver";
 import { egressHostConfig } from "./egress/names";
 
 export const LABEL_MANAGED = "dev.coder.managed";
