@@ -1,4 +1,5 @@
 import {
+  containerLayout,
   DaemonErrorCode,
   type DaemonNotifications,
   type DaemonRequests,
@@ -20,18 +21,12 @@ import type { AttachedProcess, WorkspaceDriver } from "../workspaces/driver";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
 
 /**
- * The node the daemon runs on: a copy that `coder` may execute but not read (images/workspace),
- * which makes the kernel mark the daemon non-dumpable, so other processes of `coder` cannot open
- * its stdio under /proc/<pid>/fd or trace it.
- */
-export const DAEMON_NODE = "/opt/coder/node";
-
-/**
  * The daemon's command line. Servers configured beyond the defaults go along as its tools config,
  * so the agent's lsp tools use the same table as the editor.
  */
 export function daemonCommand(configured: readonly LspServerConfig[]): string[] {
-  const command = [DAEMON_NODE, "/opt/coder/daemon.mjs", "--root", "/workspace"];
+  const { daemonNode, daemonScript, workspace } = containerLayout;
+  const command = [daemonNode, daemonScript, "--root", workspace];
   const same = JSON.stringify(configured) === JSON.stringify(DEFAULT_LSP_SERVERS);
   return same ? command : [...command, "--config", JSON.stringify({ lsp: { servers: configured } })];
 }

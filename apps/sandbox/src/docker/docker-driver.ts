@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
 import type {
   AttachedProcess,
@@ -31,7 +32,7 @@ import { statusCode } from "./engine-errors";
 import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
 
 /** Who exec'd processes run as, and so who may signal them. */
-const EXEC_USER = "coder";
+const EXEC_USER = containerLayout.user.name;
 
 export interface DockerDriverOptions extends HardeningOptions {
   /** Without it, egress workspaces cannot be created or started. */
@@ -222,7 +223,7 @@ export class DockerDriver implements WorkspaceDriver {
       AttachStderr: true,
       Tty: false,
       User: EXEC_USER,
-      WorkingDir: "/workspace",
+      WorkingDir: containerLayout.workspace,
       Env: options.env,
     });
     const stream = await exec.start({ hijack: true, stdin: true });
@@ -259,7 +260,7 @@ export class DockerDriver implements WorkspaceDriver {
       AttachStderr: true,
       Tty: true,
       User: EXEC_USER,
-      WorkingDir: "/workspace",
+      WorkingDir: containerLayout.workspace,
       Env: ["TERM=xterm-256color", "LANG=C.UTF-8", "COLORTERM=truecolor"],
     });
     const stream = await exec.start({ hijack: true, stdin: true, Tty: true });
