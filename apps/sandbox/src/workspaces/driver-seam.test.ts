@@ -7,6 +7,8 @@ const repo = path.resolve(import.meta.dirname, "../../../..");
 const DOCKER_DRIVER = "apps/sandbox/src/docker/";
 /** Where the project's code and tests live (benchmarks compare against raw engine calls on purpose). */
 const SOURCE_ROOTS = ["apps/sandbox/src", "apps/web/src", "packages", "e2e"];
+/** The one file outside it that names the Docker driver: where the configured driver is chosen. */
+const CHOOSES_DRIVER = "apps/sandbox/src/workspaces/create-driver.ts";
 const IMPORTS_DOCKERODE = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["']dockerode["']/;
 
 function sourceFiles(root: string): string[] {
@@ -27,5 +29,18 @@ describe("the driver seam", () => {
         IMPORTS_DOCKERODE.test(readFileSync(path.join(repo, file), "utf8")),
     );
     expect(outside).toEqual([]);
+  });
+
+  it("lets the service reach the Docker driver's modules only where the configured driver is chosen", () => {
+    const service = sourceFiles("apps/sandbox/src").filter(
+      (file) => !file.startsWith(DOCKER_DRIVER) && !/\.test\.ts$|\/testing\//.test(file),
+    );
+    const reachesDocker = service.filter((file) => {
+      const specifiers = readFileSync(path.join(repo, file), "utf8").matchAll(/from\s*["'](\.[^"']+)["']/g);
+      return [...specifiers].some(([, specifier = ""]) =>
+        `${path.posix.join(path.posix.dirname(file), specifier)}/`.startsWith(DOCKER_DRIVER),
+      );
+    });
+    expect(reachesDocker).toEqual([CHOOSES_DRIVER]);
   });
 });
