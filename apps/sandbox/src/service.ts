@@ -7,11 +7,11 @@ import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
 import type { Config } from "./config";
+import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { openDatabase } from "./db/database";
 import { createServer } from "./http/server";
-import { createDriver } from "./workspaces/create-driver";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
 export interface RunningService {

@@ -113,11 +113,11 @@ function deadline<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): P
 
 /**
  * One JSON-RPC connection to the daemon of one workspace, over the stdio of a single long-lived
- * `docker exec`. Everything the daemon sends is hostile input: frames are capped and validated
- * (BoundedMessageReader), its stderr is logged within bounds (BoundedLineLog), and every request
- * has a deadline. If the stream drops, breaks the rules or the daemon stops answering, in-flight
- * requests fail with DaemonUnavailableError (never left hanging) and the next request starts a
- * new daemon.
+ * exec through the workspace driver. Everything the daemon sends is hostile input: frames are
+ * capped and validated (BoundedMessageReader), its stderr is logged within bounds (BoundedLineLog),
+ * and every request has a deadline. If the stream drops, breaks the rules or the daemon stops
+ * answering, in-flight requests fail with DaemonUnavailableError (never left hanging) and the next
+ * request starts a new daemon.
  */
 export class DaemonConnection {
   private current: Promise<Live> | undefined;

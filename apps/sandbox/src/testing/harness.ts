@@ -7,9 +7,9 @@ import type { Workspace } from "@coder/protocol";
 import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
 import WebSocket from "ws";
 import { loadConfig } from "../config";
+import { createDriver } from "../create-driver";
 import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
-import { createDriver } from "../workspaces/create-driver";
 import type { WorkspaceDriver } from "../workspaces/driver";
 
 export function requireImage(): string {

@@ -8,7 +8,7 @@ const DOCKER_DRIVER = "apps/sandbox/src/docker/";
 /** Where the project's code and tests live (benchmarks compare against raw engine calls on purpose). */
 const SOURCE_ROOTS = ["apps/sandbox/src", "apps/web/src", "packages", "e2e"];
 /** The one file outside it that names the Docker driver: where the configured driver is chosen. */
-const CHOOSES_DRIVER = "apps/sandbox/src/workspaces/create-driver.ts";
+const CHOOSES_DRIVER = "apps/sandbox/src/create-driver.ts";
 const IMPORTS_DOCKERODE = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["']dockerode["']/;
 
 function sourceFiles(root: string): string[] {

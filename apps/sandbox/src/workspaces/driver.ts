@@ -39,7 +39,7 @@ export interface DriverEvent {
 /**
  * The seam between the service and where workspaces run: the only way the service reaches a
  * workspace's container. The Docker implementation (docker/) drives a Docker engine; another one (say
- * Kubernetes pods) implements the same calls and is chosen in create-driver.ts.
+ * Kubernetes pods) implements the same calls and is chosen in ../create-driver.ts.
  */
 export interface WorkspaceDriver {
   /** Resolves once the place workspaces run answers; rejects with a plain message for a person. */
