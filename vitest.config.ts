@@ -33,7 +33,7 @@ export default defineConfig({
         plugins: [textFiles],
         test: {
           name: "docker",
-          globalSetup: ["apps/sandbox/src/testing/global-setup.ts"],
+          globalSetup: ["apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts"],
           include: [
             "packages/*/src/**/*.docker.test.ts",
             "apps/*/src/**/*.docker.test.ts",
@@ -48,7 +48,7 @@ export default defineConfig({
         plugins: [textFiles],
         test: {
           name: "e2e",
-          globalSetup: ["apps/sandbox/src/testing/global-setup.ts"],
+          globalSetup: ["apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts"],
           include: ["e2e/**/*.e2e.test.ts"],
           testTimeout: 180_000,
           hookTimeout: 600_000,

@@ -1,7 +1,8 @@
 // A workspace attacks the service through its daemon's streams: the service must stay small, drop
 // that one connection (logged once), reconnect on the next call, and no other workspace notices.
+
+import { containerLayout } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DAEMON_NODE } from "../../apps/sandbox/src/daemon/daemon-connection";
 import {
   execIn,
   startTestService,
@@ -31,7 +32,7 @@ case "$mode" in
   no-header) exec head -c ${GB} /dev/zero ;;
   stderr) { head -c ${STDERR_LINE_BYTES} /dev/zero | tr '\\0' x; echo; yes 'a short line' | head -n ${SHORT_LINES}; } >&2 ;;
 esac
-exec ${DAEMON_NODE} /opt/coder/daemon.mjs --root /workspace`;
+exec ${containerLayout.daemonNode} ${containerLayout.daemonScript} --root ${containerLayout.workspace}`;
 
 describe("a workspace flooding its daemon's streams", () => {
   let t: TestService;

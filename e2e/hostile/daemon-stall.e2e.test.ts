@@ -1,8 +1,9 @@
 // A workspace stops its own daemon (SIGSTOP, as any process of the workspace's user can): calls
 // must fail with a plain message instead of hanging, and the next call gets a new daemon. The
 // same for a daemon that never answers its first ping.
+
+import { containerLayout } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAEMON_NODE } from "../../apps/sandbox/src/daemon/daemon-connection";
 import {
   execIn,
   startTestService,
@@ -13,7 +14,7 @@ import {
 /** The real daemon, or (once, when the workspace asks in /tmp/daemon-mode) one that reads and never answers. */
 const DAEMON_WRAPPER = `mode=$(cat /tmp/daemon-mode 2>/dev/null); rm -f /tmp/daemon-mode
 if [ "$mode" = silent ]; then exec cat > /dev/null; fi
-exec ${DAEMON_NODE} /opt/coder/daemon.mjs --root /workspace`;
+exec ${containerLayout.daemonNode} ${containerLayout.daemonScript} --root ${containerLayout.workspace}`;
 
 describe("a workspace whose daemon stops answering", () => {
   let t: TestService;

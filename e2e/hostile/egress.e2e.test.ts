@@ -1,7 +1,7 @@
 import { connect, createServer, type Server } from "node:net";
 import { networkInterfaces } from "node:os";
-import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workspaceNetworks } from "../../apps/sandbox/src/docker/testing/engine-probes";
 import {
   execIn,
   startTestService,
@@ -43,14 +43,6 @@ function hostReaches(host: string, port: number): Promise<boolean> {
       resolve(false);
     });
   });
-}
-
-async function networksOf(
-  t: TestService,
-  workspaceId: string,
-): Promise<Record<string, { IPAddress: string; Gateway: string }>> {
-  const info = await new Docker().getContainer(`coder-${t.instance}-${workspaceId}`).inspect();
-  return info.NetworkSettings.Networks as Record<string, { IPAddress: string; Gateway: string }>;
 }
 
 describe("an egress workspace reaches the public internet only", () => {
@@ -101,12 +93,12 @@ describe("an egress workspace reaches the public internet only", () => {
       if (Date.now() > deadline) throw new Error("the listener in the workspace never came up");
       await new Promise((r) => setTimeout(r, 200));
     }
-    const [network] = Object.values(await networksOf(plain, ids.listener));
+    const [network] = Object.values(await workspaceNetworks(plain.instance, ids.listener));
     expect(await reachable(plain, ids.prober, [`${network?.IPAddress}:8080`])).toEqual([]);
   });
 
   it("cannot reach the host: not at the bridge gateway, not at any of its interface addresses", async () => {
-    const [network] = Object.values(await networksOf(plain, ids.prober));
+    const [network] = Object.values(await workspaceNetworks(plain.instance, ids.prober));
     const hostAddresses = Object.values(networkInterfaces())
       .flat()
       .filter((a) => a && a.family === "IPv4" && !a.internal)
@@ -135,7 +127,7 @@ describe("an egress workspace reaches the public internet only", () => {
   });
 
   it("still resolves names through Docker's DNS", async () => {
-    const [network] = Object.values(await networksOf(plain, ids.listener));
+    const [network] = Object.values(await workspaceNetworks(plain.instance, ids.listener));
     const { out } = await execIn(plain.instance, ids.prober, [
       "getent",
       "hosts",
@@ -145,7 +137,9 @@ describe("an egress workspace reaches the public internet only", () => {
   });
 
   it("is on its instance's egress network, not Docker's default bridge; one without egress has only loopback", async () => {
-    expect(Object.keys(await networksOf(plain, ids.prober))).toEqual([`coder-egress-${plain.instance}`]);
+    expect(Object.keys(await workspaceNetworks(plain.instance, ids.prober))).toEqual([
+      `coder-egress-${plain.instance}`,
+    ]);
     const { out } = await execIn(plain.instance, ids.sealed, ["ls", "/sys/class/net"]);
     expect(out.trim().split(/\s+/)).toEqual(["lo"]);
   });

@@ -2,10 +2,9 @@ import { DEFAULT_LSP_SERVERS } from "@coder/protocol";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
-import { DockerDriver } from "../src/docker/docker-driver";
 import { connectLsp } from "../src/lsp/testing/lsp-client";
 import { startLocalProxy } from "../src/lsp/testing/proxy-server";
-import { startTestService, waitForStatus } from "../src/testing/harness";
+import { instanceDriver, startTestService, waitForStatus } from "../src/testing/harness";
 
 const SOURCE =
   'def greet(name: str, times: int = 1) -> str:\n    """Say hello."""\n    return name * times\n\ngreet("a")\n';
@@ -29,13 +28,7 @@ export async function run(): Promise<BenchResult[]> {
     const { id } = await t.api.workspace.create.mutate({ name: "lsp-bench" });
     await waitForStatus(t.api, id, "running");
     await t.api.files.write.mutate({ workspaceId: id, path: "greet.py", content: SOURCE });
-    const driver = new DockerDriver({
-      instance: t.instance,
-      runtime: "runc",
-      memoryBytes: 512 * 1024 * 1024,
-      nanoCpus: 1e9,
-      pidsLimit: 256,
-    });
+    const driver = instanceDriver(t.instance);
     const proxy = await startLocalProxy(driver, id, DEFAULT_LSP_SERVERS);
     const viaProxy = await connectLsp(`${proxy.url}/python`);
     const proc = await driver.exec(id, ["pylsp"]);

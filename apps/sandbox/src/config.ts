@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
-import { type EgressAllowEntry, egressAllowSchema } from "./docker/egress/allow-list";
+import { type EgressAllowEntry, egressAllowSchema } from "./net/egress-allow-list";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no"])

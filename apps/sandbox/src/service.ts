@@ -7,10 +7,10 @@ import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
 import type { Config } from "./config";
+import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { openDatabase } from "./db/database";
-import { DockerDriver } from "./docker/docker-driver";
 import { createServer } from "./http/server";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
@@ -44,23 +44,12 @@ export async function startService(
   const auth = new AuthService(db);
   const adminToken = await auth.ensureAdminToken();
   await auth.purgeExpired();
-  const driver = new DockerDriver({
-    instance: config.instance,
-    runtime: config.runtime,
-    memoryBytes: config.limits.memoryBytes,
-    nanoCpus: config.limits.nanoCpus,
-    pidsLimit: config.limits.pidsLimit,
-    egress: { helperImage: config.image, allow: config.egressAllow },
-    // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
-    disk: { ...config.disk, toolImage: config.image },
-  });
+  const driver = createDriver(config);
   try {
-    await driver.docker.ping();
+    await driver.ready();
   } catch (err) {
     await db.destroy();
-    throw new Error(
-      `the Docker engine does not answer (${(err as Error).message}); run \`npm start\`, which starts one`,
-    );
+    throw err;
   }
   // Before any workspace starts: egress ones only ever run behind their rules.
   await driver.prepare().catch((err: Error) => log(err.message));

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { containerLayout } from "@coder/protocol";
 import type { ToolsConfig } from "@coder/tools";
 
 export interface DaemonArgs {
@@ -47,7 +48,7 @@ export function parseDaemonArgs(argv: string[], cwd: string): DaemonArgs {
   }
   return {
     root: values.root ?? cwd,
-    spillDir: values["spill-dir"] ?? "/tmp/coder-tool-output",
+    spillDir: values["spill-dir"] ?? containerLayout.spillDir,
     ...(values["snapshot-dir"] ? { snapshotDir: values["snapshot-dir"] } : {}),
     toolsConfig: parseConfig(values.config),
   };

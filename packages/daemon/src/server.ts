@@ -1,12 +1,17 @@
 import { realpath, stat } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
-import { DAEMON_PROTOCOL_VERSION, type DaemonMethod, type DaemonRequests } from "@coder/protocol";
+import {
+  containerLayout,
+  DAEMON_PROTOCOL_VERSION,
+  type DaemonMethod,
+  type DaemonRequests,
+} from "@coder/protocol";
 import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
 import { z } from "zod";
 import { fileMethods } from "./files";
 import { Dispatcher, defineMethod, type RpcMethod } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
-import { DEFAULT_SNAPSHOT_DIR, snapshotMethods } from "./snapshot";
+import { snapshotMethods } from "./snapshot";
 import { type ToolRunner, toolMethods } from "./tools";
 import { ChangeBatcher } from "./watch/batcher";
 import { watchWorkspace } from "./watch/watcher";
@@ -21,7 +26,7 @@ export interface DaemonServerOptions {
   /** Where tools spill outputs that were cut for the model; outside the workspace. */
   spillDir?: string;
   toolsConfig?: ToolsConfig;
-  /** The snapshot store (a git directory outside the workspace); default DEFAULT_SNAPSHOT_DIR. */
+  /** The snapshot store (a git directory outside the workspace); default containerLayout.snapshotDir. */
   snapshotDir?: string;
   /** Report file changes as fs.changed (default true). */
   watch?: boolean;
@@ -68,7 +73,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       },
     }),
     ...fileMethods(root),
-    ...snapshotMethods(root, options.snapshotDir ?? DEFAULT_SNAPSHOT_DIR),
+    ...snapshotMethods(root, options.snapshotDir ?? containerLayout.snapshotDir),
     ...toolMethods({
       root,
       runner: options.runner,

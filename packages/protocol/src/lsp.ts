@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { containerLayout } from "./container-layout";
 
 /**
  * Language servers: one table shared by the service's WebSocket proxy (`/lsp/:workspace/:language`,
@@ -112,8 +113,8 @@ export function lspServerForPath(
 }
 
 /** The root every server sees: URIs in LSP messages are container paths under it. */
-export const LSP_WORKSPACE_PATH = "/workspace";
-export const LSP_WORKSPACE_URI = "file:///workspace";
+export const LSP_WORKSPACE_PATH = containerLayout.workspace;
+export const LSP_WORKSPACE_URI = `file://${containerLayout.workspace}`;
 
 /** The proxy refuses larger messages in either direction (close code 1009). */
 export const MAX_LSP_MESSAGE_BYTES = 4 * 1024 * 1024;

@@ -1,4 +1,5 @@
 import {
+  containerLayout,
   DaemonErrorCode,
   type DaemonNotifications,
   type DaemonRequests,
@@ -17,22 +18,16 @@ import { BoundedLineLog } from "../container-streams/bounded-line-log";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
 import { unfailingWrites } from "../container-streams/unfailing-writes";
-import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
+import type { AttachedProcess, WorkspaceDriver } from "../workspaces/driver";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
-
-/**
- * The node the daemon runs on: a copy that `coder` may execute but not read (images/workspace),
- * which makes the kernel mark the daemon non-dumpable, so other processes of `coder` cannot open
- * its stdio under /proc/<pid>/fd or trace it.
- */
-export const DAEMON_NODE = "/opt/coder/node";
 
 /**
  * The daemon's command line. Servers configured beyond the defaults go along as its tools config,
  * so the agent's lsp tools use the same table as the editor.
  */
 export function daemonCommand(configured: readonly LspServerConfig[]): string[] {
-  const command = [DAEMON_NODE, "/opt/coder/daemon.mjs", "--root", "/workspace"];
+  const { daemonNode, daemonScript, workspace } = containerLayout;
+  const command = [daemonNode, daemonScript, "--root", workspace];
   const same = JSON.stringify(configured) === JSON.stringify(DEFAULT_LSP_SERVERS);
   return same ? command : [...command, "--config", JSON.stringify({ lsp: { servers: configured } })];
 }
@@ -119,11 +114,11 @@ function deadline<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): P
 
 /**
  * One JSON-RPC connection to the daemon of one workspace, over the stdio of a single long-lived
- * `docker exec`. Everything the daemon sends is hostile input: frames are capped and validated
- * (BoundedMessageReader), its stderr is logged within bounds (BoundedLineLog), and every request
- * has a deadline. If the stream drops, breaks the rules or the daemon stops answering, in-flight
- * requests fail with DaemonUnavailableError (never left hanging) and the next request starts a
- * new daemon.
+ * exec through the workspace driver. Everything the daemon sends is hostile input: frames are
+ * capped and validated (BoundedMessageReader), its stderr is logged within bounds (BoundedLineLog),
+ * and every request has a deadline. If the stream drops, breaks the rules or the daemon stops
+ * answering, in-flight requests fail with DaemonUnavailableError (never left hanging) and the next
+ * request starts a new daemon.
  */
 export class DaemonConnection {
   private current: Promise<Live> | undefined;

@@ -1,12 +1,11 @@
+import { containerLayout } from "@coder/protocol";
 import type { ContainerCreateOptions } from "dockerode";
-import type { WorkspaceSpec } from "./driver";
+import type { WorkspaceSpec } from "../workspaces/driver";
 import { egressHostConfig } from "./egress/names";
 
 export const LABEL_MANAGED = "dev.coder.managed";
 export const LABEL_INSTANCE = "dev.coder.instance";
 export const LABEL_WORKSPACE = "dev.coder.workspace";
-
-export const WORKSPACE_UID = 1000;
 
 /** Upper bounds of a workspace's volumes, each a filesystem image of its own (see disk-images.ts). */
 export interface DiskQuota {
@@ -43,9 +42,6 @@ export function stateVolumeName(instance: string, id: string): string {
   return `coder-${instance}-${id}-state`;
 }
 
-/** Where the state volume is mounted (the daemon keeps snapshots under it). */
-export const STATE_DIR = "/var/lib/coder";
-
 /** Every volume of a workspace, in the order they are created. */
 export function volumeNames(instance: string, id: string): string[] {
   return [volumeName(instance, id), stateVolumeName(instance, id)];
@@ -59,14 +55,15 @@ export function volumeNames(instance: string, id: string): string[] {
  * two tmpfs folders are writable.
  */
 export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): ContainerCreateOptions {
+  const { workspace, stateDir, user } = containerLayout;
   return {
     name: containerName(opts.instance, spec.id),
     Image: spec.image,
     Cmd: ["sleep", "infinity"],
-    User: `${WORKSPACE_UID}:${WORKSPACE_UID}`,
-    WorkingDir: "/workspace",
+    User: `${user.uid}:${user.uid}`,
+    WorkingDir: workspace,
     Hostname: "workspace",
-    Env: ["HOME=/home/coder", "LANG=C.UTF-8", "TERM=xterm-256color", "USER=coder", "SHELL=/bin/bash"],
+    Env: [`HOME=${user.home}`, "LANG=C.UTF-8", "TERM=xterm-256color", `USER=${user.name}`, "SHELL=/bin/bash"],
     Labels: {
       [LABEL_MANAGED]: "true",
       [LABEL_INSTANCE]: opts.instance,
@@ -84,11 +81,11 @@ export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): Cont
       ReadonlyRootfs: true,
       Tmpfs: {
         "/tmp": "rw,nosuid,nodev,size=512m,mode=1777",
-        "/home/coder": `rw,nosuid,nodev,size=256m,uid=${WORKSPACE_UID},gid=${WORKSPACE_UID},mode=0755`,
+        [user.home]: `rw,nosuid,nodev,size=256m,uid=${user.uid},gid=${user.uid},mode=0755`,
       },
       Mounts: [
-        { Type: "volume", Source: volumeName(opts.instance, spec.id), Target: "/workspace" },
-        { Type: "volume", Source: stateVolumeName(opts.instance, spec.id), Target: STATE_DIR },
+        { Type: "volume", Source: volumeName(opts.instance, spec.id), Target: workspace },
+        { Type: "volume", Source: stateVolumeName(opts.instance, spec.id), Target: stateDir },
       ],
       Binds: [],
       PidsLimit: opts.pidsLimit,

@@ -1,7 +1,8 @@
 import path from "node:path";
+import { containerLayout } from "@coder/protocol";
 import type Docker from "dockerode";
 import type { VolumeCreateOptions } from "dockerode";
-import { LABEL_INSTANCE, LABEL_MANAGED, WORKSPACE_UID } from "./container-spec";
+import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
 import { statusCode } from "./engine-errors";
 import { runJobContainer } from "./job-container";
 
@@ -199,7 +200,7 @@ export class DiskImages {
       {
         Image: image,
         Entrypoint: ["sh", "-c", JOB, "coder-disk-job"],
-        Cmd: [op, String(WORKSPACE_UID), ...args],
+        Cmd: [op, String(containerLayout.user.uid), ...args],
         User: "0:0",
         WorkingDir: "/",
         NetworkDisabled: true,

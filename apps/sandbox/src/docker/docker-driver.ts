@@ -1,5 +1,14 @@
 import { PassThrough } from "node:stream";
+import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
+import type {
+  AttachedProcess,
+  ContainerState,
+  DriverEvent,
+  TtyProcess,
+  WorkspaceDriver,
+  WorkspaceSpec,
+} from "../workspaces/driver";
 import {
   containerName,
   containerSpec,
@@ -12,21 +21,18 @@ import {
   volumeNames,
 } from "./container-spec";
 import { DiskImages } from "./disk-images";
-import type {
-  AttachedProcess,
-  ContainerState,
-  DriverEvent,
-  TtyProcess,
-  WorkspaceDriver,
-  WorkspaceSpec,
-} from "./driver";
-import { EgressNetwork, type EgressSettings, EgressUnavailableError } from "./egress/egress-network";
+import {
+  EgressNetwork,
+  type EgressSettings,
+  EgressUnavailableError,
+  removeEgressNetwork,
+} from "./egress/egress-network";
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
 
 /** Who exec'd processes run as, and so who may signal them. */
-const EXEC_USER = "coder";
+const EXEC_USER = containerLayout.user.name;
 
 export interface DockerDriverOptions extends HardeningOptions {
   /** Without it, egress workspaces cannot be created or started. */
@@ -65,6 +71,16 @@ export class DockerDriver implements WorkspaceDriver {
 
   private container(id: string) {
     return this.docker.getContainer(containerName(this.opts.instance, id));
+  }
+
+  async ready(): Promise<void> {
+    try {
+      await this.docker.ping();
+    } catch (err) {
+      throw new Error(
+        `the Docker engine does not answer (${(err as Error).message}); run \`npm start\`, which starts one`,
+      );
+    }
   }
 
   /**
@@ -159,6 +175,24 @@ export class DockerDriver implements WorkspaceDriver {
     await this.disks.removeVolumes(volumeNames(this.opts.instance, id));
   }
 
+  async removeAll(): Promise<void> {
+    // Every container of the instance: workspaces, and disk or firewall jobs cut short.
+    const label = [`${LABEL_INSTANCE}=${this.opts.instance}`];
+    const containers = await this.docker.listContainers({ all: true, filters: { label } });
+    await Promise.all(
+      containers.map((c) =>
+        this.docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+    );
+    const { Volumes } = await this.docker.listVolumes({ filters: { label } });
+    await this.disks.removeVolumes((Volumes ?? []).map((v) => v.Name));
+    if (this.opts.egress)
+      await removeEgressNetwork(this.docker, this.opts.instance, this.opts.egress.helperImage);
+  }
+
   async state(id: string): Promise<ContainerState> {
     try {
       const info = await this.container(id).inspect();
@@ -189,7 +223,7 @@ export class DockerDriver implements WorkspaceDriver {
       AttachStderr: true,
       Tty: false,
       User: EXEC_USER,
-      WorkingDir: "/workspace",
+      WorkingDir: containerLayout.workspace,
       Env: options.env,
     });
     const stream = await exec.start({ hijack: true, stdin: true });
@@ -226,7 +260,7 @@ export class DockerDriver implements WorkspaceDriver {
       AttachStderr: true,
       Tty: true,
       User: EXEC_USER,
-      WorkingDir: "/workspace",
+      WorkingDir: containerLayout.workspace,
       Env: ["TERM=xterm-256color", "LANG=C.UTF-8", "COLORTERM=truecolor"],
     });
     const stream = await exec.start({ hijack: true, stdin: true, Tty: true });

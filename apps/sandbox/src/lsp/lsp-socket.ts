@@ -10,7 +10,7 @@ import { StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { WebSocket } from "ws";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
-import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
+import type { AttachedProcess, WorkspaceDriver } from "../workspaces/driver";
 import { closeReason } from "./close-reason";
 import { isExitNotification, parseClientMessage, rewriteClientMessage } from "./rewrite";
 import { exitReason, serverCommand } from "./server-command";

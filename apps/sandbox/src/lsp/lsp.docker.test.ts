@@ -1,8 +1,13 @@
 import { DEFAULT_LSP_SERVERS, LspCloseCode, type LspServerConfig } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { DockerDriver } from "../docker/docker-driver";
-import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import {
+  execIn,
+  instanceDriver,
+  startTestService,
+  type TestService,
+  waitForStatus,
+} from "../testing/harness";
 import { connectLsp, type LspSocketClient } from "./testing/lsp-client";
 import { type LocalProxy, startLocalProxy } from "./testing/proxy-server";
 
@@ -50,13 +55,7 @@ describe("language servers in a workspace, through the LSP proxy", () => {
     await waitForStatus(t.api, id, "running");
     await t.api.files.write.mutate({ workspaceId: id, path: "greet.py", content: PYTHON });
     await t.api.files.write.mutate({ workspaceId: id, path: "hello.sh", content: SHELL });
-    const driver = new DockerDriver({
-      instance: t.instance,
-      runtime: "runc",
-      memoryBytes: 512 * 1024 * 1024,
-      nanoCpus: 1e9,
-      pidsLimit: 256,
-    });
+    const driver = instanceDriver(t.instance);
     proxy = await startLocalProxy(driver, id, SERVERS);
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import {
   terminalClientMessage,
 } from "@coder/protocol";
 import type { WebSocket } from "ws";
-import type { TtyProcess, WorkspaceDriver } from "../docker/driver";
+import type { TtyProcess, WorkspaceDriver } from "../workspaces/driver";
 
 /** Resume reading from the container once the browser has caught up to this. */
 const LOW_WATER_BYTES = TERMINAL_HIGH_WATER_BYTES / 4;

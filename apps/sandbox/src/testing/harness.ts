@@ -5,14 +5,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Workspace } from "@coder/protocol";
 import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
-import Docker from "dockerode";
 import WebSocket from "ws";
 import { loadConfig } from "../config";
-import { LABEL_INSTANCE } from "../docker/container-spec";
-import { DiskImages } from "../docker/disk-images";
-import { removeEgressNetwork } from "../docker/egress/egress-network";
+import { createDriver } from "../create-driver";
 import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
+import type { WorkspaceDriver } from "../workspaces/driver";
 
 export function requireImage(): string {
   const image = process.env.CODER_IMAGE;
@@ -25,26 +23,14 @@ export function newInstance(): string {
   return `t${randomBytes(4).toString("hex")}`;
 }
 
-/** Removes every container, volume (with its disk image) and egress network a test instance made. */
+/** The driver a test instance's service uses, to reach its workspaces the way the service does. */
+export function instanceDriver(instance: string): WorkspaceDriver {
+  return createDriver(loadConfig({ CODER_IMAGE: requireImage(), CODER_INSTANCE: instance }));
+}
+
+/** Removes every workspace (with its volumes) and what they shared that a test instance made. */
 export async function removeInstance(instance: string): Promise<void> {
-  const docker = new Docker();
-  const containers = await docker.listContainers({
-    all: true,
-    filters: { label: [`${LABEL_INSTANCE}=${instance}`] },
-  });
-  await Promise.all(
-    containers.map((c) =>
-      docker
-        .getContainer(c.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
-  const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABEL_INSTANCE}=${instance}`] } });
-  await new DiskImages(docker, { instance, toolImage: process.env.CODER_IMAGE })
-    .removeVolumes((Volumes ?? []).map((v) => v.Name))
-    .catch(() => undefined);
-  await removeEgressNetwork(docker, instance, requireImage());
+  await instanceDriver(instance).removeAll();
 }
 
 /** Logs in through the real `/auth/login` route and returns the session cookie. */
@@ -133,23 +119,20 @@ export async function waitForStatus(
   }
 }
 
-/** Runs a command in the workspace container as root-less `coder`, the way a test inspects it. */
+/** Runs a command in the workspace as `coder` (as the service's execs do): its exit code and output. */
 export async function execIn(
   instance: string,
   workspaceId: string,
   cmd: string[],
 ): Promise<{ code: number; out: string }> {
-  const docker = new Docker();
-  const container = docker.getContainer(`coder-${instance}-${workspaceId}`);
-  const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: "coder" });
-  const stream = await exec.start({});
+  const proc = await instanceDriver(instance).exec(workspaceId, cmd);
+  proc.stdin.end();
   const chunks: Buffer[] = [];
-  const sink = new (await import("node:stream")).PassThrough();
-  sink.on("data", (c: Buffer) => chunks.push(c));
-  docker.modem.demuxStream(stream, sink, sink);
-  await new Promise((resolve) => stream.on("end", resolve));
-  const info = await exec.inspect();
-  return { code: info.ExitCode ?? -1, out: Buffer.concat(chunks).toString() };
+  const collect = (c: Buffer) => chunks.push(c);
+  proc.stdout.on("data", collect);
+  proc.stderr.on("data", collect);
+  const code = await proc.exited;
+  return { code: code ?? -1, out: Buffer.concat(chunks).toString() };
 }
 
 /** A terminal WebSocket client that collects the screen bytes it receives and acks them. */

@@ -1,7 +1,6 @@
 import path from "node:path";
-import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LABEL_INSTANCE, volumeName } from "../docker/container-spec";
+import { holdWorkspaceVolume } from "../docker/testing/engine-probes";
 import { requireImage, startTestService, type TestService, waitForStatus } from "../testing/harness";
 
 const repo = path.resolve(import.meta.dirname, "../../../..");
@@ -47,16 +46,7 @@ describe("error answers of the API", () => {
     const { id } = await t.api.workspace.create.mutate({ name: "held volume" });
     await waitForStatus(t.api, id, "running");
     // Another container holds the workspace's volume, so the engine refuses to remove it (a real 409).
-    const docker = new Docker();
-    await docker.createContainer({
-      Image: requireImage(),
-      Cmd: ["true"],
-      Labels: { [LABEL_INSTANCE]: t.instance },
-      HostConfig: {
-        NetworkMode: "none",
-        Mounts: [{ Type: "volume", Source: volumeName(t.instance, id), Target: "/held" }],
-      },
-    });
+    await holdWorkspaceVolume(t.instance, id, requireImage());
 
     const res = await fetch(`${t.url}/api/trpc/workspace.delete`, {
       method: "POST",

@@ -10,8 +10,8 @@ import { z } from "zod";
 import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connection";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
-import type { ContainerState, WorkspaceDriver } from "../docker/driver";
 import { Feed } from "../events/feed";
+import type { ContainerState, WorkspaceDriver } from "./driver";
 
 const toolProgressNotification = z.object({
   callId: z.string().max(256),

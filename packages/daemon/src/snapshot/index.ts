@@ -3,9 +3,6 @@ import { z } from "zod";
 import { defineMethod } from "../rpc/dispatch";
 import { SnapshotStore, type SnapshotStoreOptions } from "./snapshot-store";
 
-/** Where the workspace image keeps snapshots: a volume of its own, outside /workspace. */
-export const DEFAULT_SNAPSHOT_DIR = "/var/lib/coder/snapshots.git";
-
 const snapshotId = z.string().regex(/^([0-9a-f]{40}|[0-9a-f]{64})$/, "not a snapshot id");
 
 /** snapshot.take, snapshot.diff and snapshot.restore over one store for the workspace `root`. */

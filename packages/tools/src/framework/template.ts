@@ -1,10 +1,11 @@
+import { containerLayout } from "@coder/protocol";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate";
 import type { Tool, ToolsConfig } from "./types";
 
 /** Placeholders every description may use. */
 export function sharedVars(config: ToolsConfig): Record<string, string | number> {
   return {
-    workspace: config.workspaceRoot ?? "/workspace",
+    workspace: config.workspaceRoot ?? containerLayout.workspace,
     maxLines: MAX_OUTPUT_LINES,
     maxBytes: `${MAX_OUTPUT_BYTES / 1024} KB`,
   };

@@ -1,10 +1,10 @@
 import path from "node:path";
+import { containerLayout } from "@coder/protocol";
 
 /** The workspace root inside the container; the model may write paths relative to it or absolute. */
-export const WORKSPACE_ROOT = "/workspace";
-
+const WORKSPACE_ROOT = containerLayout.workspace;
 /** Where tools spill outputs cut for the model; the model is told to `read` them from there. */
-export const SPILL_ROOT = "/tmp/coder-tool-output";
+const SPILL_ROOT = containerLayout.spillDir;
 
 /**
  * A path argument as a permission subject: relative to the workspace root, normalised, so that

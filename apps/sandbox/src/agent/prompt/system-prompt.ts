@@ -1,6 +1,6 @@
 import type { AgentName } from "@coder/protocol";
+import { containerLayout } from "@coder/protocol";
 import { AGENTS } from "../agents";
-import { WORKSPACE_ROOT } from "../permissions/paths";
 import environment from "./environment.txt";
 
 export interface PromptContext {
@@ -23,7 +23,7 @@ function fill(template: string, vars: Record<string, string>): string {
  */
 export function systemPrompt(ctx: PromptContext): string {
   const vars = {
-    workspace: WORKSPACE_ROOT,
+    workspace: containerLayout.workspace,
     date: ctx.date.toISOString().slice(0, 10),
     network: ctx.egress ? "" : ", without network access",
   };

@@ -1,7 +1,6 @@
-import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelServer } from "../../../../../e2e/support/model-server";
-import { stateVolumeName } from "../../docker/container-spec";
+import { stateVolumeExists } from "../../docker/testing/engine-probes";
 import { execIn, type TestService } from "../../testing/harness";
 import { collectEvents } from "../testing/event-view";
 import { type ScriptedAgent, startScriptedAgent } from "../testing/scripted-agent";
@@ -73,9 +72,8 @@ describe("turn revert in a real workspace", () => {
   });
 
   it("removes the snapshot volume with the workspace", async () => {
-    const volume = new Docker().getVolume(stateVolumeName(t.instance, workspaceId));
-    expect((await volume.inspect()).Name).toBe(stateVolumeName(t.instance, workspaceId));
+    expect(await stateVolumeExists(t.instance, workspaceId)).toBe(true);
     await t.api.workspace.delete.mutate({ workspaceId });
-    await expect(volume.inspect()).rejects.toMatchObject({ statusCode: 404 });
+    expect(await stateVolumeExists(t.instance, workspaceId)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { createDaemonServer, type DaemonServer } from "@coder/daemon";
+import { containerLayout } from "@coder/protocol";
 import { createDefaultRegistry } from "@coder/tools";
 import {
   CancellationTokenSource,
@@ -12,7 +13,6 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-jsonrpc/node";
-import { SPILL_ROOT } from "../permissions/paths";
 import { snapshotPort, type WorkspacePort } from "../workspace/workspace-port";
 
 export interface LocalWorkspace {
@@ -30,8 +30,8 @@ export interface LocalWorkspace {
 export async function startLocalWorkspace(): Promise<LocalWorkspace> {
   const root = await mkdtemp(path.join(os.tmpdir(), "coder-agent-ws-"));
   // Under the path the container uses, so the service lets the model read what is spilled there.
-  await mkdir(SPILL_ROOT, { recursive: true });
-  const spillDir = await mkdtemp(path.join(SPILL_ROOT, "agent-test-"));
+  await mkdir(containerLayout.spillDir, { recursive: true });
+  const spillDir = await mkdtemp(path.join(containerLayout.spillDir, "agent-test-"));
   const snapshotDir = `${root}-snapshots.git`;
   const toServer = new PassThrough();
   const fromServer = new PassThrough();

@@ -1,4 +1,5 @@
 import type { ApprovalRequest, ToolPart } from "@coder/protocol";
+import { containerLayout } from "@coder/protocol";
 import {
   fail,
   type PermissionRequest,
@@ -15,7 +16,6 @@ import { type ApprovalAnswer, RequestCancelled } from "../interaction/pending-re
 import { REPEAT_LIMIT } from "../loop/repeat-detector";
 import type { TurnState } from "../loop/turn-state";
 import { decide } from "../permissions/check";
-import { SPILL_ROOT, WORKSPACE_ROOT } from "../permissions/paths";
 import { agentServices } from "./agent-services";
 import { failureText, SERVICE_TOOLS, toolsConfig } from "./local-registry";
 import { loadTodos, saveTodos } from "./todos";
@@ -140,7 +140,7 @@ async function runLocal(turn: TurnState, part: ToolPart, args: Record<string, un
     messageId: turn.message.info.id,
     callId: part.id,
     agent: turn.agent,
-    workspaceRoot: WORKSPACE_ROOT,
+    workspaceRoot: containerLayout.workspace,
     abort: turn.signal,
     metadata: progressOf(turn, part),
     // Permissions were settled before the call; a tool asking again is refused.
@@ -149,7 +149,7 @@ async function runLocal(turn: TurnState, part: ToolPart, args: Record<string, un
     },
     session,
     // Cut outputs go where the workspace's own tools put theirs, so the model can read them there.
-    spillDir: SPILL_ROOT,
+    spillDir: containerLayout.spillDir,
     saveOutput: (callId, text) => saveInWorkspace(turn, callId, text),
     config: toolsConfig(turn.deps.config),
     services: agentServices(turn, part),

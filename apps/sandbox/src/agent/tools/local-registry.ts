@@ -1,6 +1,6 @@
+import { containerLayout } from "@coder/protocol";
 import { createDefaultRegistry, type Registry, type ToolResult, type ToolsConfig } from "@coder/tools";
 import type { AgentConfig } from "../config/agent-config";
-import { WORKSPACE_ROOT } from "../permissions/paths";
 
 /**
  * Tools the service runs itself, through its own registry of @coder/tools (same validation and
@@ -19,7 +19,7 @@ export const SERVICE_TOOLS = new Set([
 ]);
 
 export function toolsConfig(config: AgentConfig): ToolsConfig {
-  return { workspaceRoot: WORKSPACE_ROOT, experimental: config.experimental };
+  return { workspaceRoot: containerLayout.workspace, experimental: config.experimental };
 }
 
 /** The service's registry: runs the service's tools and says which permission any call needs. */

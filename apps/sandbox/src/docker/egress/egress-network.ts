@@ -1,8 +1,8 @@
 import type Docker from "dockerode";
+import type { EgressAllowEntry } from "../../net/egress-allow-list";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
 import { statusCode } from "../engine-errors";
 import { runJobContainer } from "../job-container";
-import type { EgressAllowEntry } from "./allow-list";
 import { firewallScript, type HostFacts, PROBE_SCRIPT, parseHostFacts } from "./firewall-rules";
 import { DEFAULT_BRIDGE, type EgressNames, egressNames } from "./names";
 

@@ -1,6 +1,6 @@
 import { isIPv4 } from "node:net";
+import type { EgressAllowEntry } from "../../net/egress-allow-list";
 import { NON_PUBLIC_IPV4 } from "../../net/non-public-ranges";
-import type { EgressAllowEntry } from "./allow-list";
 import { BRIDGE_PREFIX, CHAIN_PREFIX, type EgressNames } from "./names";
 
 /**

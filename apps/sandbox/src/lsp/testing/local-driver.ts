@@ -2,7 +2,7 @@
 // can be tested without Docker. Only `exec` is implemented.
 import { spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
-import type { AttachedProcess, WorkspaceDriver } from "../../docker/driver";
+import type { AttachedProcess, WorkspaceDriver } from "../../workspaces/driver";
 
 export const ECHO_SERVER = new URL("./echo-server.mjs", import.meta.url).pathname;
 
@@ -12,10 +12,13 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
   const processes: AttachedProcess[] = [];
   const closing = new Set<Promise<void>>();
   const driver: WorkspaceDriver = {
+    ready: async () => undefined,
+    prepare: async () => undefined,
     create: unsupported,
     start: unsupported,
     stop: unsupported,
     remove: unsupported,
+    removeAll: unsupported,
     state: unsupported,
     list: unsupported,
     execTty: unsupported,

@@ -37,15 +37,28 @@ export interface DriverEvent {
 }
 
 /**
- * The seam between the service and where workspaces run. The Docker implementation drives the local
- * engine; a Kubernetes or remote-host driver would implement the same calls.
+ * The seam between the service and where workspaces run: the only way the service reaches a
+ * workspace's container. The Docker implementation (docker/) drives a Docker engine; another one (say
+ * Kubernetes pods) implements the same calls and is chosen in ../create-driver.ts.
  */
 export interface WorkspaceDriver {
+  /** Resolves once the place workspaces run answers; rejects with a plain message for a person. */
+  ready(): Promise<void>;
+  /**
+   * At service start, before any workspace starts: puts back what earlier runs of this instance left
+   * half done (egress rules, say). Rejects with a plain message when it cannot; the service runs on.
+   */
+  prepare(): Promise<void>;
   create(spec: WorkspaceSpec): Promise<void>;
   start(id: string): Promise<void>;
   stop(id: string): Promise<void>;
   /** Removes the container and its workspace volume. Missing pieces are not an error. */
   remove(id: string): Promise<void>;
+  /**
+   * Removes everything this service instance made: every workspace with its volumes, and what they
+   * shared (an egress network). For retiring an instance, and for tests cleaning up after theirs.
+   */
+  removeAll(): Promise<void>;
   state(id: string): Promise<ContainerState>;
   /** Every workspace of this service instance that the engine knows. */
   list(): Promise<{ id: string; state: ContainerState }[]>;

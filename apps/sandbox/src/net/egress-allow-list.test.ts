@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../config";
-import { egressAllowSchema } from "./allow-list";
+import { loadConfig } from "../config";
+import { egressAllowSchema } from "./egress-allow-list";
 
 describe("CODER_EGRESS_ALLOW", () => {
   it("reads CIDRs, bare addresses (as /32) and optional ports, ignoring blanks and spaces", () => {

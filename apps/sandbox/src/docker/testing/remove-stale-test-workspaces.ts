@@ -1,9 +1,9 @@
 import Docker from "dockerode";
-import { LABEL_INSTANCE } from "../docker/container-spec";
-import { DiskImages } from "../docker/disk-images";
-import { removeEgressNetwork } from "../docker/egress/egress-network";
+import { LABEL_INSTANCE } from "../container-spec";
+import { DiskImages } from "../disk-images";
+import { removeEgressNetwork } from "../egress/egress-network";
 
-/** Test instances are `t` + 8 hex digits (harness.ts newInstance). */
+/** Test instances are `t` + 8 hex digits (testing/harness.ts newInstance). */
 const TEST_INSTANCE = /^t[0-9a-f]{8}$/;
 /** Older than any test run, so a suite running next to this one is left alone. */
 const STALE_AFTER_MS = 30 * 60_000;

@@ -1,0 +1,41 @@
+// Test support for tests that check what the Docker driver made on the engine, beyond what the
+// WorkspaceDriver seam shows: volumes, networks, a container holding a volume.
+import Docker from "dockerode";
+import { containerName, LABEL_INSTANCE, stateVolumeName, volumeName } from "../container-spec";
+
+/** Whether the engine still has the volume of a workspace's snapshot store. */
+export async function stateVolumeExists(instance: string, workspaceId: string): Promise<boolean> {
+  return new Docker()
+    .getVolume(stateVolumeName(instance, workspaceId))
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
+/** The networks a workspace's container is on, with its address on each. */
+export async function workspaceNetworks(
+  instance: string,
+  workspaceId: string,
+): Promise<Record<string, { IPAddress: string; Gateway: string }>> {
+  const info = await new Docker().getContainer(containerName(instance, workspaceId)).inspect();
+  return info.NetworkSettings.Networks as Record<string, { IPAddress: string; Gateway: string }>;
+}
+
+/** Another container (labelled with the instance, so its cleanup removes it) that mounts the workspace's volume. */
+export async function holdWorkspaceVolume(
+  instance: string,
+  workspaceId: string,
+  image: string,
+): Promise<void> {
+  await new Docker().createContainer({
+    Image: image,
+    Cmd: ["true"],
+    Labels: { [LABEL_INSTANCE]: instance },
+    HostConfig: {
+      NetworkMode: "none",
+      Mounts: [{ Type: "volume", Source: volumeName(instance, workspaceId), Target: "/held" }],
+    },
+  });
+}
