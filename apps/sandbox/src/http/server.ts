@@ -86,7 +86,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       if (caller && info.type === "subscription") {
         res.once("close", auth.connections.add(caller, responseConnection(res)));
       }
-      return { authenticated: caller !== null, workspaces, agent, lspServers: deps.lspServers };
+      return { principal: caller, workspaces, agent, lspServers: deps.lspServers };
     },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR")
