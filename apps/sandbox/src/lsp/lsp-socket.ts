@@ -2,6 +2,7 @@ import {
   DEFAULT_LSP_SERVERS,
   LspCloseCode,
   type LspServerConfig,
+  lspLanguage,
   lspServerFor,
   MAX_LSP_MESSAGE_BYTES,
 } from "@coder/protocol";
@@ -11,7 +12,9 @@ import type { WebSocket } from "ws";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
 import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
+import type { SocketRoute } from "../http/socket-routes";
 import { closeReason } from "./close-reason";
+import { readOnlyRefusal } from "./read-only";
 import { isExitNotification, parseClientMessage, rewriteClientMessage } from "./rewrite";
 import { exitReason, serverCommand } from "./server-command";
 
@@ -23,6 +26,7 @@ const STDERR_TAIL_CHARS = 2000;
  * on the socket and Content-Length framing on the server's stdio. `initialize` is rewritten for the
  * container (rewrite.ts). Closing the socket ends the server; the server ending closes the socket
  * with 1011 and why (not installed, exit code and its last stderr line), so the editor reconnects.
+ * A read-only (viewer) socket gets an error answer to requests that would change files.
  */
 export async function serveLsp(
   ws: WebSocket,
@@ -31,6 +35,7 @@ export async function serveLsp(
   language: string,
   log: (line: string) => void,
   servers: readonly LspServerConfig[] = DEFAULT_LSP_SERVERS,
+  readOnly = false,
 ): Promise<void> {
   const close = (code: number, reason: string) => {
     if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, closeReason(reason));
@@ -60,6 +65,8 @@ export async function serveLsp(
     if (data.length > MAX_LSP_MESSAGE_BYTES) return close(LspCloseCode.TooBig, "message larger than 4 MB");
     const message = parseClientMessage(data.toString("utf8"));
     if (!message) return close(LspCloseCode.InvalidMessage, "each frame must hold one JSON-RPC 2.0 message");
+    const refusal = readOnly ? readOnlyRefusal(message) : undefined;
+    if (refusal) return ws.send(JSON.stringify(refusal));
     if (isExitNotification(message)) exitRequested = true;
     const rewritten = rewriteClientMessage(message);
     if (writer) return forward(rewritten);
@@ -129,4 +136,20 @@ export async function serveLsp(
   reader.dispose();
   if (exitRequested) close(LspCloseCode.Normal, "language server stopped");
   else close(LspCloseCode.ServerError, exitReason(server, code, stderr));
+}
+
+/** `/lsp/<workspace>/<language>`: a viewer may read (hover, definitions); edits need an editor. */
+export function lspRoute(
+  driver: WorkspaceDriver,
+  log: (line: string) => void,
+  servers: readonly LspServerConfig[],
+): SocketRoute {
+  return {
+    prefix: "lsp",
+    name: lspLanguage,
+    minimumRole: "viewer",
+    maxPayload: MAX_LSP_MESSAGE_BYTES,
+    serve: (ws, { workspaceId, name }, { readOnly }) =>
+      void serveLsp(ws, driver, workspaceId, name, log, servers, readOnly),
+  };
 }

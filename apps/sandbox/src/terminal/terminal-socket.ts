@@ -2,9 +2,11 @@ import {
   TERMINAL_HIGH_WATER_BYTES,
   type TerminalServerMessage,
   terminalClientMessage,
+  terminalName,
 } from "@coder/protocol";
 import type { WebSocket } from "ws";
 import type { TtyProcess, WorkspaceDriver } from "../docker/driver";
+import type { SocketRoute } from "../http/socket-routes";
 
 /** Resume reading from the container once the browser has caught up to this. */
 const LOW_WATER_BYTES = TERMINAL_HIGH_WATER_BYTES / 4;
@@ -20,7 +22,8 @@ function send(ws: WebSocket, message: TerminalServerMessage): void {
  * `docker exec` running `tmux new -A`: the tmux session is shared by every viewer and outlives the
  * socket, so a reload or a second tab sees the same screen. Output is flow-controlled by acks from
  * the browser: past the high-water mark the exec stream is paused, tmux stops drawing for this
- * client, and neither the service's memory nor the page can be flooded.
+ * client, and neither the service's memory nor the page can be flooded. A read-only socket sees
+ * the screen but its keystrokes are dropped here.
  */
 export async function serveTerminal(
   ws: WebSocket,
@@ -28,6 +31,7 @@ export async function serveTerminal(
   workspaceId: string,
   terminal: string,
   log: (line: string) => void,
+  readOnly = false,
 ): Promise<void> {
   let proc: TtyProcess | undefined;
   const early: Buffer[] = [];
@@ -35,9 +39,16 @@ export async function serveTerminal(
   let unacked = 0;
   let paused = false;
   let closed = false;
+  let toldReadOnly = false;
 
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (isBinary) {
+      // A viewer watches: keystrokes never reach the container (said once, not per key).
+      if (readOnly) {
+        if (!toldReadOnly) send(ws, { type: "error", message: "this terminal is read-only for you" });
+        toldReadOnly = true;
+        return;
+      }
       if (proc) proc.stream.write(data);
       else early.push(data);
       return;
@@ -107,4 +118,16 @@ export async function serveTerminal(
   };
   p.stream.once("end", ended);
   p.stream.once("error", ended);
+}
+
+/** `/terminal/<workspace>/<name>`: a viewer sees the screen; typing needs an editor. */
+export function terminalRoute(driver: WorkspaceDriver, log: (line: string) => void): SocketRoute {
+  return {
+    prefix: "terminal",
+    name: terminalName,
+    minimumRole: "viewer",
+    maxPayload: MAX_TERMINAL_INPUT_BYTES,
+    serve: (ws, { workspaceId, name }, { readOnly }) =>
+      void serveTerminal(ws, driver, workspaceId, name, log, readOnly),
+  };
 }

@@ -188,6 +188,21 @@ describe("TerminalConnection", () => {
     expect(t.sockets).toHaveLength(1);
   });
 
+  it("says why and stops when the service refuses the terminal, but waits for a workspace that is starting", () => {
+    for (const code of [AccessCloseCode.Forbidden, AccessCloseCode.NoWorkspace]) {
+      const t = setup();
+      t.connection.connect();
+      t.socket(0).handlers.close(code);
+      expect(t.statuses.at(-1)?.state).toBe("revoked");
+      expect(t.scheduled).toHaveLength(0);
+    }
+    const t = setup();
+    t.connection.connect();
+    t.socket(0).handlers.close(AccessCloseCode.NotRunning);
+    expect(t.statuses.at(-1)).toEqual({ state: "reconnecting", problem: "The workspace is not running." });
+    expect(t.scheduled).toHaveLength(1);
+  });
+
   it("ignores control frames it cannot read", () => {
     const t = setup();
     t.connection.connect();
