@@ -11,6 +11,7 @@ import { StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { WebSocket } from "ws";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
+import { SocketBridge } from "../container-streams/socket-bridge";
 import type { AttachedProcess, WorkspaceDriver } from "../docker/driver";
 import type { SocketRoute } from "../http/socket-routes";
 import { closeReason } from "./close-reason";
@@ -47,18 +48,23 @@ export async function serveLsp(
     return;
   }
 
-  let proc: AttachedProcess | undefined;
   let writer: StreamMessageWriter | undefined;
-  const early: Message[] = [];
-  let earlyBytes = 0;
-  let socketClosed = false;
   let exitRequested = false;
-
-  const forward = (message: Message) => {
-    writer?.write(message).catch(() => {
-      // The server is gone; its exit closes the socket with the reason.
-    });
-  };
+  const bridge = new SocketBridge<AttachedProcess, Message>(ws, {
+    maxEarlyBytes: MAX_LSP_MESSAGE_BYTES,
+    deliver: (_proc, message) => {
+      writer?.write(message).catch(() => {
+        // The server is gone; its exit closes the socket with the reason.
+      });
+    },
+    // `exit` first for servers that wait for it; close() then ends whatever ignores it.
+    end: (proc) => {
+      void (writer?.write({ jsonrpc: "2.0", method: "exit" } as Message) ?? Promise.resolve())
+        .catch(() => undefined)
+        .finally(() => proc.close());
+    },
+    onOverflow: () => close(LspCloseCode.TooBig, "too much sent before the server started"),
+  });
 
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (isBinary) return close(LspCloseCode.UnsupportedData, "LSP messages must be text frames");
@@ -68,26 +74,12 @@ export async function serveLsp(
     const refusal = readOnly ? readOnlyRefusal(message) : undefined;
     if (refusal) return ws.send(JSON.stringify(refusal));
     if (isExitNotification(message)) exitRequested = true;
-    const rewritten = rewriteClientMessage(message);
-    if (writer) return forward(rewritten);
-    earlyBytes += data.length;
-    if (earlyBytes > MAX_LSP_MESSAGE_BYTES)
-      return close(LspCloseCode.TooBig, "too much sent before the server started");
-    early.push(rewritten);
+    bridge.fromBrowser(rewriteClientMessage(message), data.length);
   });
   // ws reports protocol errors (an over-long frame: it closes with 1009 itself) here; unhandled, they would throw.
   ws.on("error", (err) => log(`lsp ${workspaceId}/${language}: ${err.message}`));
-  ws.on("close", () => {
-    socketClosed = true;
-    if (!proc || !writer) return;
-    // `exit` first for servers that wait for it; close() then ends whatever ignores it.
-    const p = proc;
-    void writer
-      .write({ jsonrpc: "2.0", method: "exit" } as Message)
-      .catch(() => undefined)
-      .finally(() => p.close());
-  });
 
+  let proc: AttachedProcess;
   try {
     proc = await driver.exec(workspaceId, serverCommand(server));
   } catch (err) {
@@ -96,10 +88,6 @@ export async function serveLsp(
       LspCloseCode.ServerError,
       `cannot start the ${language} language server: ${(err as Error).message}`,
     );
-    return;
-  }
-  if (socketClosed) {
-    proc.close();
     return;
   }
 
@@ -122,15 +110,17 @@ export async function serveLsp(
     running.close();
   });
   reader.listen((message) => {
-    if (ws.readyState !== ws.OPEN) return;
     const text = JSON.stringify(message);
     if (Buffer.byteLength(text) > MAX_LSP_MESSAGE_BYTES) {
       return close(LspCloseCode.TooBig, "the language server sent a message larger than 4 MB");
     }
-    ws.send(text);
+    bridge.toBrowser(text);
   });
   writer = new StreamMessageWriter(proc.stdin);
-  for (const message of early.splice(0)) forward(message);
+  if (!bridge.started(proc, proc.stdout)) {
+    reader.dispose();
+    return;
+  }
 
   const code = await proc.exited;
   reader.dispose();

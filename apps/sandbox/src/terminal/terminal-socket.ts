@@ -5,6 +5,7 @@ import {
   terminalName,
 } from "@coder/protocol";
 import type { WebSocket } from "ws";
+import { SocketBridge } from "../container-streams/socket-bridge";
 import type { TtyProcess, WorkspaceDriver } from "../docker/driver";
 import type { SocketRoute } from "../http/socket-routes";
 
@@ -34,12 +35,16 @@ export async function serveTerminal(
   readOnly = false,
 ): Promise<void> {
   let proc: TtyProcess | undefined;
-  const early: Buffer[] = [];
   let size = { cols: 80, rows: 24 };
   let unacked = 0;
-  let paused = false;
-  let closed = false;
   let toldReadOnly = false;
+  const bridge = new SocketBridge<TtyProcess, Buffer>(ws, {
+    // Keystrokes typed while the exec starts: a paste at most.
+    maxEarlyBytes: MAX_TERMINAL_INPUT_BYTES,
+    deliver: (p, chunk) => p.stream.write(chunk),
+    end: (p) => void p.close(),
+    onOverflow: () => bridge.close(1009, "too much input before the terminal started"),
+  });
 
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (isBinary) {
@@ -49,9 +54,7 @@ export async function serveTerminal(
         toldReadOnly = true;
         return;
       }
-      if (proc) proc.stream.write(data);
-      else early.push(data);
-      return;
+      return bridge.fromBrowser(data, data.length);
     }
     let parsed: ReturnType<typeof terminalClientMessage.safeParse>;
     try {
@@ -73,51 +76,37 @@ export async function serveTerminal(
       void proc?.resize(msg.cols, msg.rows);
     } else {
       unacked = Math.max(0, unacked - msg.bytes);
-      if (paused && unacked <= LOW_WATER_BYTES && proc) {
-        paused = false;
-        proc.stream.resume();
-      }
+      if (unacked <= LOW_WATER_BYTES) bridge.release("acks");
     }
-  });
-  ws.on("close", () => {
-    closed = true;
-    void proc?.close();
   });
   // An oversized or malformed frame is an error on this socket only; ws closes it with a code.
   ws.on("error", (err) => log(`terminal ${workspaceId}/${terminal}: ${err.message}`));
 
+  let started: TtyProcess;
   try {
-    proc = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
+    started = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
   } catch (err) {
     log(`terminal ${workspaceId}/${terminal}: ${(err as Error).message}`);
     send(ws, { type: "error", message: `cannot open the terminal: ${(err as Error).message}` });
-    ws.close(1011, "terminal unavailable");
+    bridge.close(1011, "terminal unavailable");
     return;
   }
-  if (closed) {
-    void proc.close();
-    return;
-  }
-  const p = proc;
-  // A resize that arrived while the exec was being created applies now.
-  void p.resize(size.cols, size.rows);
-  for (const chunk of early.splice(0)) p.stream.write(chunk);
+  // A resize that arrived while the exec was being created applies before the early keystrokes.
+  void started.resize(size.cols, size.rows);
+  if (!bridge.started(started, started.stream)) return;
+  proc = started;
   send(ws, { type: "ready" });
-  p.stream.on("data", (chunk: Buffer) => {
-    if (ws.readyState !== ws.OPEN) return;
-    ws.send(chunk, { binary: true });
+  started.stream.on("data", (chunk: Buffer) => {
+    bridge.toBrowser(chunk);
     unacked += chunk.length;
-    if (!paused && unacked > TERMINAL_HIGH_WATER_BYTES) {
-      paused = true;
-      p.stream.pause();
-    }
+    if (unacked > TERMINAL_HIGH_WATER_BYTES) bridge.hold("acks");
   });
   const ended = () => {
     send(ws, { type: "exit", code: null });
-    if (ws.readyState === ws.OPEN) ws.close(1000, "terminal ended");
+    bridge.close(1000, "terminal ended");
   };
-  p.stream.once("end", ended);
-  p.stream.once("error", ended);
+  started.stream.once("end", ended);
+  started.stream.once("error", ended);
 }
 
 /** `/terminal/<workspace>/<name>`: a viewer sees the screen; typing needs an editor. */
