@@ -182,7 +182,11 @@ describe("TerminalConnection", () => {
     t.connection.connect();
     t.socket(0).serverSends({ type: "ready" });
     t.socket(0).handlers.close(AccessCloseCode.LoggedOut);
-    expect(t.statuses.at(-1)).toEqual({ state: "revoked", problem: "You were logged out." });
+    expect(t.statuses.at(-1)).toEqual({
+      state: "revoked",
+      problem: "You were logged out.",
+      code: AccessCloseCode.LoggedOut,
+    });
     expect(t.scheduled).toHaveLength(0);
     t.connection.sendInput("a");
     expect(t.sockets).toHaveLength(1);

@@ -10,6 +10,8 @@ export interface TerminalStatus {
   state: TerminalState;
   /** Why the last attempt failed, as the service put it. */
   problem?: string;
+  /** With `revoked`: the close code (`AccessCloseCode`), so the page knows whether logging in helps. */
+  code?: number;
 }
 
 /** Where output goes: xterm in the page, a recorder in tests. */
@@ -151,7 +153,7 @@ export class TerminalConnection {
     this.link = null;
     const refusal = accessRefusal(code);
     if (refusal && !refusal.retry) {
-      this.setStatus({ state: "revoked", problem: refusal.message });
+      this.setStatus({ state: "revoked", problem: refusal.message, code });
       return;
     }
     const delay = reconnectDelay(this.attempt++);
