@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { Principal } from "../auth/principal";
 import { DockerDriver } from "../docker/docker-driver";
-import { lspRoute } from "../lsp/lsp-socket";
 import { connectLsp } from "../lsp/testing/lsp-client";
-import { terminalRoute } from "../terminal/terminal-socket";
 import { openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { socketRoutes } from "./socket-route-table";
 import { SocketRouter } from "./socket-routes";
 
 /**
@@ -47,14 +46,11 @@ describe("what a guest's terminal and language server sockets may do", () => {
       elsewhere: guest("editor", "anotherworkspace1"),
     };
     const log = () => undefined;
-    const router = new SocketRouter(
-      [terminalRoute(driver, log), lspRoute(driver, log, DEFAULT_LSP_SERVERS)],
-      {
-        principalOf: async (req) => principals[req.headers.cookie ?? ""] ?? null,
-        workspaces: t.service.workspaces,
-        connections: t.service.auth.connections,
-      },
-    );
+    const router = new SocketRouter(socketRoutes(driver, log, DEFAULT_LSP_SERVERS), {
+      principalOf: async (req) => principals[req.headers.cookie ?? ""] ?? null,
+      workspaces: t.service.workspaces,
+      connections: t.service.auth.connections,
+    });
     server = http.createServer();
     server.on("upgrade", (req, socket, head) => {
       const match = router.match(req.url ?? "");

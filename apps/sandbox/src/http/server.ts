@@ -6,8 +6,6 @@ import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
 import type { WorkspaceDriver } from "../docker/driver";
-import { lspRoute } from "../lsp/lsp-socket";
-import { terminalRoute } from "../terminal/terminal-socket";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceService } from "../workspaces/workspace-service";
@@ -17,6 +15,7 @@ import { responseConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
 import { parseRequestTarget } from "./request-target";
 import { SECURITY_HEADERS, setSecurityHeaders } from "./security-headers";
+import { socketRoutes } from "./socket-route-table";
 import { SocketRouter } from "./socket-routes";
 
 export interface ServerDeps {
@@ -132,7 +131,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     });
   });
 
-  const sockets = new SocketRouter([terminalRoute(driver, log), lspRoute(driver, log, deps.lspServers)], {
+  const sockets = new SocketRouter(socketRoutes(driver, log, deps.lspServers), {
     principalOf: principal,
     workspaces,
     connections: auth.connections,

@@ -1,9 +1,11 @@
-import { AccessCloseCode } from "@coder/protocol";
+import { AccessCloseCode, DEFAULT_LSP_SERVERS } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { DockerDriver } from "../docker/docker-driver";
 import { startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { socketRoutes } from "./socket-route-table";
 
-/** Every WebSocket path the service serves, with a valid last segment for each. */
+/** Every WebSocket path the service serves, with a valid last segment for each (checked below). */
 const SOCKET_PATHS = [
   { prefix: "terminal", name: "main" },
   { prefix: "lsp", name: "bash" },
@@ -40,6 +42,18 @@ describe("who may open a terminal or language server socket", () => {
   });
   afterAll(async () => {
     await t?.close();
+  });
+
+  it("covers every socket route the service serves", () => {
+    const driver = new DockerDriver({
+      instance: t.instance,
+      runtime: "runc",
+      memoryBytes: 512 * 1024 * 1024,
+      nanoCpus: 1e9,
+      pidsLimit: 256,
+    });
+    const served = socketRoutes(driver, () => undefined, DEFAULT_LSP_SERVERS).map((r) => r.prefix);
+    expect(served).toEqual(SOCKET_PATHS.map((p) => p.prefix));
   });
 
   for (const { prefix, name } of SOCKET_PATHS) {
