@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { AccessCloseCode, accessEndedMessage } from "./access-close";
+import { AccessCloseCode, accessRefusal } from "./access-close";
 
-describe("accessEndedMessage", () => {
-  it("names the logged-out code and no other", () => {
-    expect(AccessCloseCode.LoggedOut).toBeGreaterThanOrEqual(4000);
-    expect(AccessCloseCode.LoggedOut).toBeLessThan(5000);
-    expect(accessEndedMessage(AccessCloseCode.LoggedOut)).toBe("You were logged out.");
-    for (const code of [1000, 1006, 1008, 1011, 4000]) expect(accessEndedMessage(code)).toBeNull();
+describe("accessRefusal", () => {
+  it("gives each access code a message and whether to reconnect, and no other code one", () => {
+    for (const code of Object.values(AccessCloseCode)) {
+      expect(code).toBeGreaterThanOrEqual(4000);
+      expect(code).toBeLessThan(5000);
+    }
+    expect(accessRefusal(AccessCloseCode.LoggedOut)).toEqual({
+      message: "You were logged out.",
+      retry: false,
+    });
+    expect(accessRefusal(AccessCloseCode.Forbidden)?.retry).toBe(false);
+    expect(accessRefusal(AccessCloseCode.NoWorkspace)?.retry).toBe(false);
+    expect(accessRefusal(AccessCloseCode.NotRunning)?.retry).toBe(true);
+    for (const code of [1000, 1006, 1008, 1011, 4000]) expect(accessRefusal(code)).toBeNull();
   });
 });

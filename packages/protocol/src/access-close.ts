@@ -1,20 +1,36 @@
 /**
- * Close codes (in the application range 4000–4999) that end a terminal or language server socket
- * because the access it was opened with ended. The browser shows the message and does not
- * reconnect: a new socket with the same cookie would be refused.
+ * Close codes (in the application range 4000–4999) with which the service refuses or ends a
+ * WebSocket (terminal, language server, later collaboration) for reasons of access. The browser
+ * maps the code to a message; `retry` says whether reconnecting could help. An unknown path or
+ * a wrong Origin/Host stays an HTTP refusal before the upgrade.
  */
 export const AccessCloseCode = {
-  /** The login session ended: logout, a new admin token (`npm run token`), or expiry. */
+  /** No login, or the login ended: logout, a new admin token (`npm run token`), or expiry. */
   LoggedOut: 4401,
+  /** The caller's role on the workspace does not allow this connection. */
+  Forbidden: 4403,
+  /** The workspace in the path does not exist (or was deleted). */
+  NoWorkspace: 4404,
+  /** The workspace exists but is not running; it may be started. */
+  NotRunning: 4409,
 } as const;
 
 export type AccessCloseCode = (typeof AccessCloseCode)[keyof typeof AccessCloseCode];
 
-const messages: Record<AccessCloseCode, string> = {
-  [AccessCloseCode.LoggedOut]: "You were logged out.",
+export interface AccessRefusal {
+  message: string;
+  /** Whether a new socket could succeed later (only when the workspace is not running yet). */
+  retry: boolean;
+}
+
+const refusals: Record<AccessCloseCode, AccessRefusal> = {
+  [AccessCloseCode.LoggedOut]: { message: "You were logged out.", retry: false },
+  [AccessCloseCode.Forbidden]: { message: "You are not allowed to open this here.", retry: false },
+  [AccessCloseCode.NoWorkspace]: { message: "This workspace does not exist.", retry: false },
+  [AccessCloseCode.NotRunning]: { message: "The workspace is not running.", retry: true },
 };
 
-/** What to tell the person when a socket closed with `code`; null when the code is not one of these. */
-export function accessEndedMessage(code: number): string | null {
-  return Object.hasOwn(messages, code) ? messages[code as AccessCloseCode] : null;
+/** What a socket closed with `code` means for the person; null when the code is not one of these. */
+export function accessRefusal(code: number): AccessRefusal | null {
+  return Object.hasOwn(refusals, code) ? refusals[code as AccessCloseCode] : null;
 }

@@ -142,6 +142,11 @@ export class AgentService {
     return this.models.list();
   }
 
+  /** The workspace a session belongs to (what a call naming the session acts on). */
+  async workspaceOf(sessionId: string): Promise<string> {
+    return (await this.store.get(sessionId)).workspaceId;
+  }
+
   async list(workspaceId: string): Promise<Session[]> {
     await this.options.workspaceInfo(workspaceId);
     return this.store.list(workspaceId);

@@ -1,6 +1,7 @@
 import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
-import { ConnectionRegistry, type Principal } from "./connection-registry";
+import { ConnectionRegistry } from "./connection-registry";
+import type { Principal } from "./principal";
 import { hashSecret, newSecret } from "./secrets";
 
 const SESSION_DAYS = 30;

@@ -1,15 +1,5 @@
 import type { AccessCloseCode } from "@coder/protocol";
-
-/**
- * Who opened a connection. Today only the owner's login sessions (`sessionId` is the stored hash
- * of the cookie); a share-link guest will be another kind with its own ids.
- */
-export type PrincipalKind = "owner";
-
-export interface Principal {
-  kind: PrincipalKind;
-  sessionId: string;
-}
+import type { Principal, PrincipalKind } from "./principal";
 
 /** Something a principal keeps open (a WebSocket, an SSE response) that revocation must end. */
 export interface LiveConnection {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { accessEndedMessage } from "@coder/protocol";
+import { accessRefusal } from "@coder/protocol";
 import type { WebSocket } from "ws";
 import type { LiveConnection } from "../auth/connection-registry";
 
@@ -15,7 +15,7 @@ export function socketConnection(ws: WebSocket): LiveConnection {
   return {
     end(code) {
       ws.removeAllListeners("message");
-      ws.close(code, accessEndedMessage(code) ?? "");
+      ws.close(code, accessRefusal(code)?.message ?? "");
       setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     },
   };

@@ -1,29 +1,22 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import {
-  type LspServerConfig,
-  lspLanguage,
-  MAX_LSP_MESSAGE_BYTES,
-  terminalName,
-  workspaceId,
-} from "@coder/protocol";
+import type { LspServerConfig } from "@coder/protocol";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { type WebSocket, WebSocketServer } from "ws";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
-import { serveLsp } from "../lsp/lsp-socket";
-import { MAX_TERMINAL_INPUT_BYTES, serveTerminal } from "../terminal/terminal-socket";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceDriver } from "../workspaces/driver";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { handleAuthRoute } from "./auth-routes";
 import { hostAllowed } from "./host-check";
-import { responseConnection, socketConnection } from "./live-connections";
+import { responseConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
 import { parseRequestTarget } from "./request-target";
 import { SECURITY_HEADERS, setSecurityHeaders } from "./security-headers";
+import { socketRoutes } from "./socket-route-table";
+import { SocketRouter } from "./socket-routes";
 
 export interface ServerDeps {
   auth: AuthService;
@@ -86,7 +79,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       if (caller && info.type === "subscription") {
         res.once("close", auth.connections.add(caller, responseConnection(res)));
       }
-      return { authenticated: caller !== null, workspaces, agent, lspServers: deps.lspServers };
+      return { principal: caller, workspaces, agent, lspServers: deps.lspServers };
     },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR")
@@ -138,8 +131,11 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     });
   });
 
-  const terminalWss = new WebSocketServer({ noServer: true, maxPayload: MAX_TERMINAL_INPUT_BYTES });
-  const lspWss = new WebSocketServer({ noServer: true, maxPayload: MAX_LSP_MESSAGE_BYTES });
+  const sockets = new SocketRouter(socketRoutes(driver, log, deps.lspServers), {
+    principalOf: principal,
+    workspaces,
+    connections: auth.connections,
+  });
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = parseRequestTarget(req.url);
     const upgrade = async () => {
@@ -147,32 +143,10 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         return reject(socket, 421, "Misdirected Request", MISDIRECTED);
       if (!url) return reject(socket, 400, "Bad Request", NOT_ORIGIN_FORM);
       if (!originAllowed(req, deps.allowedOrigins)) return reject(socket, 403, "Forbidden");
-      const caller = await principal(req);
-      if (!caller) return reject(socket, 401, "Unauthorized");
-      const parts = url.pathname.split("/").filter(Boolean);
-      const kind = parts[0];
-      if ((kind !== "terminal" && kind !== "lsp") || parts.length !== 3)
-        return reject(socket, 404, "Not Found");
-      const ws = workspaceId.safeParse(parts[1]);
-      const name = (kind === "terminal" ? terminalName : lspLanguage).safeParse(parts[2]);
-      if (!ws.success || !name.success) return reject(socket, 400, "Bad Request");
-      const workspace = await workspaces.get(ws.data).catch(() => undefined);
-      if (!workspace) return reject(socket, 404, "Not Found");
-      if (workspace.status !== "running") return reject(socket, 409, "Conflict");
-      // Registered under the session that opened it, so logout and rotation close it.
-      const track = (client: WebSocket) =>
-        client.once("close", auth.connections.add(caller, socketConnection(client)));
-      if (kind === "terminal") {
-        terminalWss.handleUpgrade(req, socket, head, (client) => {
-          track(client);
-          void serveTerminal(client, driver, ws.data, name.data, log);
-        });
-      } else {
-        lspWss.handleUpgrade(req, socket, head, (client) => {
-          track(client);
-          void serveLsp(client, driver, ws.data, name.data, log, deps.lspServers);
-        });
-      }
+      const match = sockets.match(url.pathname);
+      if (!match) return reject(socket, 404, "Not Found");
+      if (match === "bad") return reject(socket, 400, "Bad Request");
+      await sockets.handle(req, socket, head, match);
     };
     upgrade().catch((err) => {
       log(`upgrade ${url?.pathname}: ${errorForLog(err)}`);
@@ -185,9 +159,9 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     // Upgraded sockets are no longer the HTTP server's; end them too, or `server.close` never finishes.
     async close() {
       // Each socket's close handler starts ending its process: wait until every one has run.
-      const sockets = [...terminalWss.clients, ...lspWss.clients];
-      const closed = sockets.map((client) => new Promise((resolve) => client.once("close", resolve)));
-      for (const client of sockets) client.terminate();
+      const open = sockets.clients();
+      const closed = open.map((client) => new Promise((resolve) => client.once("close", resolve)));
+      for (const client of open) client.terminate();
       server.closeAllConnections();
       await Promise.all([...closed, new Promise<void>((resolve) => server.close(() => resolve()))]);
     },

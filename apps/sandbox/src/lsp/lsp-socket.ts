@@ -2,6 +2,7 @@ import {
   DEFAULT_LSP_SERVERS,
   LspCloseCode,
   type LspServerConfig,
+  lspLanguage,
   lspServerFor,
   MAX_LSP_MESSAGE_BYTES,
 } from "@coder/protocol";
@@ -10,8 +11,11 @@ import { StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { WebSocket } from "ws";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
+import { SocketBridge } from "../container-streams/socket-bridge";
+import type { SocketRoute } from "../http/socket-routes";
 import type { AttachedProcess, WorkspaceDriver } from "../workspaces/driver";
 import { closeReason } from "./close-reason";
+import { readOnlyRefusal } from "./read-only";
 import { isExitNotification, parseClientMessage, rewriteClientMessage } from "./rewrite";
 import { exitReason, serverCommand } from "./server-command";
 
@@ -23,6 +27,7 @@ const STDERR_TAIL_CHARS = 2000;
  * on the socket and Content-Length framing on the server's stdio. `initialize` is rewritten for the
  * container (rewrite.ts). Closing the socket ends the server; the server ending closes the socket
  * with 1011 and why (not installed, exit code and its last stderr line), so the editor reconnects.
+ * A read-only (viewer) socket gets an error answer to requests that would change files.
  */
 export async function serveLsp(
   ws: WebSocket,
@@ -31,6 +36,7 @@ export async function serveLsp(
   language: string,
   log: (line: string) => void,
   servers: readonly LspServerConfig[] = DEFAULT_LSP_SERVERS,
+  readOnly = false,
 ): Promise<void> {
   const close = (code: number, reason: string) => {
     if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, closeReason(reason));
@@ -42,45 +48,38 @@ export async function serveLsp(
     return;
   }
 
-  let proc: AttachedProcess | undefined;
   let writer: StreamMessageWriter | undefined;
-  const early: Message[] = [];
-  let earlyBytes = 0;
-  let socketClosed = false;
   let exitRequested = false;
-
-  const forward = (message: Message) => {
-    writer?.write(message).catch(() => {
-      // The server is gone; its exit closes the socket with the reason.
-    });
-  };
+  const bridge = new SocketBridge<AttachedProcess, Message>(ws, {
+    maxEarlyBytes: MAX_LSP_MESSAGE_BYTES,
+    deliver: (_proc, message) => {
+      writer?.write(message).catch(() => {
+        // The server is gone; its exit closes the socket with the reason.
+      });
+    },
+    // `exit` first for servers that wait for it; close() then ends whatever ignores it.
+    end: (proc) => {
+      void (writer?.write({ jsonrpc: "2.0", method: "exit" } as Message) ?? Promise.resolve())
+        .catch(() => undefined)
+        .finally(() => proc.close());
+    },
+    onOverflow: () => close(LspCloseCode.TooBig, "too much sent before the server started"),
+  });
 
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (isBinary) return close(LspCloseCode.UnsupportedData, "LSP messages must be text frames");
     if (data.length > MAX_LSP_MESSAGE_BYTES) return close(LspCloseCode.TooBig, "message larger than 4 MB");
     const message = parseClientMessage(data.toString("utf8"));
     if (!message) return close(LspCloseCode.InvalidMessage, "each frame must hold one JSON-RPC 2.0 message");
+    const refusal = readOnly ? readOnlyRefusal(message) : undefined;
+    if (refusal) return ws.send(JSON.stringify(refusal));
     if (isExitNotification(message)) exitRequested = true;
-    const rewritten = rewriteClientMessage(message);
-    if (writer) return forward(rewritten);
-    earlyBytes += data.length;
-    if (earlyBytes > MAX_LSP_MESSAGE_BYTES)
-      return close(LspCloseCode.TooBig, "too much sent before the server started");
-    early.push(rewritten);
+    bridge.fromBrowser(rewriteClientMessage(message), data.length);
   });
   // ws reports protocol errors (an over-long frame: it closes with 1009 itself) here; unhandled, they would throw.
   ws.on("error", (err) => log(`lsp ${workspaceId}/${language}: ${err.message}`));
-  ws.on("close", () => {
-    socketClosed = true;
-    if (!proc || !writer) return;
-    // `exit` first for servers that wait for it; close() then ends whatever ignores it.
-    const p = proc;
-    void writer
-      .write({ jsonrpc: "2.0", method: "exit" } as Message)
-      .catch(() => undefined)
-      .finally(() => p.close());
-  });
 
+  let proc: AttachedProcess;
   try {
     proc = await driver.exec(workspaceId, serverCommand(server));
   } catch (err) {
@@ -89,10 +88,6 @@ export async function serveLsp(
       LspCloseCode.ServerError,
       `cannot start the ${language} language server: ${(err as Error).message}`,
     );
-    return;
-  }
-  if (socketClosed) {
-    proc.close();
     return;
   }
 
@@ -115,18 +110,36 @@ export async function serveLsp(
     running.close();
   });
   reader.listen((message) => {
-    if (ws.readyState !== ws.OPEN) return;
     const text = JSON.stringify(message);
     if (Buffer.byteLength(text) > MAX_LSP_MESSAGE_BYTES) {
       return close(LspCloseCode.TooBig, "the language server sent a message larger than 4 MB");
     }
-    ws.send(text);
+    bridge.toBrowser(text);
   });
   writer = new StreamMessageWriter(proc.stdin);
-  for (const message of early.splice(0)) forward(message);
+  if (!bridge.started(proc, proc.stdout)) {
+    reader.dispose();
+    return;
+  }
 
   const code = await proc.exited;
   reader.dispose();
   if (exitRequested) close(LspCloseCode.Normal, "language server stopped");
   else close(LspCloseCode.ServerError, exitReason(server, code, stderr));
+}
+
+/** `/lsp/<workspace>/<language>`: a viewer may read (hover, definitions); edits need an editor. */
+export function lspRoute(
+  driver: WorkspaceDriver,
+  log: (line: string) => void,
+  servers: readonly LspServerConfig[],
+): SocketRoute {
+  return {
+    prefix: "lsp",
+    name: lspLanguage,
+    minimumRole: "viewer",
+    maxPayload: MAX_LSP_MESSAGE_BYTES,
+    serve: (ws, { workspaceId, name }, { readOnly }) =>
+      void serveLsp(ws, driver, workspaceId, name, log, servers, readOnly),
+  };
 }

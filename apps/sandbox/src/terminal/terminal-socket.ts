@@ -2,8 +2,11 @@ import {
   TERMINAL_HIGH_WATER_BYTES,
   type TerminalServerMessage,
   terminalClientMessage,
+  terminalName,
 } from "@coder/protocol";
 import type { WebSocket } from "ws";
+import { SocketBridge } from "../container-streams/socket-bridge";
+import type { SocketRoute } from "../http/socket-routes";
 import type { TtyProcess, WorkspaceDriver } from "../workspaces/driver";
 
 /** Resume reading from the container once the browser has caught up to this. */
@@ -20,7 +23,8 @@ function send(ws: WebSocket, message: TerminalServerMessage): void {
  * `docker exec` running `tmux new -A`: the tmux session is shared by every viewer and outlives the
  * socket, so a reload or a second tab sees the same screen. Output is flow-controlled by acks from
  * the browser: past the high-water mark the exec stream is paused, tmux stops drawing for this
- * client, and neither the service's memory nor the page can be flooded.
+ * client, and neither the service's memory nor the page can be flooded. A read-only socket sees
+ * the screen but its keystrokes are dropped here.
  */
 export async function serveTerminal(
   ws: WebSocket,
@@ -28,19 +32,29 @@ export async function serveTerminal(
   workspaceId: string,
   terminal: string,
   log: (line: string) => void,
+  readOnly = false,
 ): Promise<void> {
   let proc: TtyProcess | undefined;
-  const early: Buffer[] = [];
   let size = { cols: 80, rows: 24 };
   let unacked = 0;
-  let paused = false;
-  let closed = false;
+  let toldReadOnly = false;
+  const bridge = new SocketBridge<TtyProcess, Buffer>(ws, {
+    // Keystrokes typed while the exec starts: a paste at most.
+    maxEarlyBytes: MAX_TERMINAL_INPUT_BYTES,
+    deliver: (p, chunk) => p.stream.write(chunk),
+    end: (p) => void p.close(),
+    onOverflow: () => bridge.close(1009, "too much input before the terminal started"),
+  });
 
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (isBinary) {
-      if (proc) proc.stream.write(data);
-      else early.push(data);
-      return;
+      // A viewer watches: keystrokes never reach the container (said once, not per key).
+      if (readOnly) {
+        if (!toldReadOnly) send(ws, { type: "error", message: "this terminal is read-only for you" });
+        toldReadOnly = true;
+        return;
+      }
+      return bridge.fromBrowser(data, data.length);
     }
     let parsed: ReturnType<typeof terminalClientMessage.safeParse>;
     try {
@@ -62,49 +76,47 @@ export async function serveTerminal(
       void proc?.resize(msg.cols, msg.rows);
     } else {
       unacked = Math.max(0, unacked - msg.bytes);
-      if (paused && unacked <= LOW_WATER_BYTES && proc) {
-        paused = false;
-        proc.stream.resume();
-      }
+      if (unacked <= LOW_WATER_BYTES) bridge.release("acks");
     }
-  });
-  ws.on("close", () => {
-    closed = true;
-    void proc?.close();
   });
   // An oversized or malformed frame is an error on this socket only; ws closes it with a code.
   ws.on("error", (err) => log(`terminal ${workspaceId}/${terminal}: ${err.message}`));
 
+  let started: TtyProcess;
   try {
-    proc = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
+    started = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
   } catch (err) {
     log(`terminal ${workspaceId}/${terminal}: ${(err as Error).message}`);
     send(ws, { type: "error", message: `cannot open the terminal: ${(err as Error).message}` });
-    ws.close(1011, "terminal unavailable");
+    bridge.close(1011, "terminal unavailable");
     return;
   }
-  if (closed) {
-    void proc.close();
-    return;
-  }
-  const p = proc;
-  // A resize that arrived while the exec was being created applies now.
-  void p.resize(size.cols, size.rows);
-  for (const chunk of early.splice(0)) p.stream.write(chunk);
+  // A resize that arrived while the exec was being created applies before the early keystrokes.
+  void started.resize(size.cols, size.rows);
+  if (!bridge.started(started, started.stream)) return;
+  proc = started;
   send(ws, { type: "ready" });
-  p.stream.on("data", (chunk: Buffer) => {
-    if (ws.readyState !== ws.OPEN) return;
-    ws.send(chunk, { binary: true });
+  started.stream.on("data", (chunk: Buffer) => {
+    bridge.toBrowser(chunk);
     unacked += chunk.length;
-    if (!paused && unacked > TERMINAL_HIGH_WATER_BYTES) {
-      paused = true;
-      p.stream.pause();
-    }
+    if (unacked > TERMINAL_HIGH_WATER_BYTES) bridge.hold("acks");
   });
   const ended = () => {
     send(ws, { type: "exit", code: null });
-    if (ws.readyState === ws.OPEN) ws.close(1000, "terminal ended");
+    bridge.close(1000, "terminal ended");
   };
-  p.stream.once("end", ended);
-  p.stream.once("error", ended);
+  started.stream.once("end", ended);
+  started.stream.once("error", ended);
+}
+
+/** `/terminal/<workspace>/<name>`: a viewer sees the screen; typing needs an editor. */
+export function terminalRoute(driver: WorkspaceDriver, log: (line: string) => void): SocketRoute {
+  return {
+    prefix: "terminal",
+    name: terminalName,
+    minimumRole: "viewer",
+    maxPayload: MAX_TERMINAL_INPUT_BYTES,
+    serve: (ws, { workspaceId, name }, { readOnly }) =>
+      void serveTerminal(ws, driver, workspaceId, name, log, readOnly),
+  };
 }

@@ -1,14 +1,16 @@
-import type { LspServerConfig } from "@coder/protocol";
+import { type LspServerConfig, sessionId, workspaceId } from "@coder/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
+import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
 import { AgentError } from "../agent/errors";
+import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
 
 export interface Context {
-  /** Whether the caller carries a valid session cookie. */
-  authenticated: boolean;
+  /** Who is calling: null without a valid session cookie. */
+  principal: Principal | null;
   workspaces: WorkspaceService;
   agent: AgentService;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
@@ -18,29 +20,46 @@ export interface Context {
 /** What an answer says when the service itself failed; the error and its stack go to the log. */
 export const INTERNAL_ERROR_MESSAGE = "something went wrong in the service; its log has the details";
 
-const t = initTRPC.context<Context>().create({
-  // Never put `data.stack` (host paths) into an answer, whatever NODE_ENV says.
-  isDev: false,
-  sse: {
-    ping: { enabled: true, intervalMs: 15_000 },
-    client: { reconnectAfterInactivityMs: 40_000 },
-  },
-  errorFormatter({ shape, error }) {
-    // Validation failures become one readable sentence per field instead of a JSON dump.
-    const cause = error.cause as { issues?: { path: PropertyKey[]; message: string }[] } | undefined;
-    if (error.code === "BAD_REQUEST" && cause?.issues) {
-      const message = cause.issues
-        .map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
-        .join("; ");
-      return { ...shape, message };
-    }
-    // An unexpected error's message may name host paths or internals; a daemon's is about the workspace.
-    if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DaemonCallError)) {
-      return { ...shape, message: INTERNAL_ERROR_MESSAGE };
-    }
-    return shape;
-  },
-});
+/**
+ * What a procedure requires, declared once where it is built: the role, and on what. `workspace`:
+ * the input's `workspaceId`; `session`: the workspace of the input's agent `sessionId`; `service`:
+ * no one workspace (the role then comes from `serviceRole`).
+ */
+export interface Access {
+  role: Role;
+  on: "workspace" | "session" | "service";
+}
+
+export interface Meta {
+  access: Access;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Never put `data.stack` (host paths) into an answer, whatever NODE_ENV says.
+    isDev: false,
+    sse: {
+      ping: { enabled: true, intervalMs: 15_000 },
+      client: { reconnectAfterInactivityMs: 40_000 },
+    },
+    errorFormatter({ shape, error }) {
+      // Validation failures become one readable sentence per field instead of a JSON dump.
+      const cause = error.cause as { issues?: { path: PropertyKey[]; message: string }[] } | undefined;
+      if (error.code === "BAD_REQUEST" && cause?.issues) {
+        const message = cause.issues
+          .map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
+          .join("; ");
+        return { ...shape, message };
+      }
+      // An unexpected error's message may name host paths or internals; a daemon's is about the workspace.
+      if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DaemonCallError)) {
+        return { ...shape, message: INTERNAL_ERROR_MESSAGE };
+      }
+      return shape;
+    },
+  });
 
 export const router = t.router;
 
@@ -78,10 +97,58 @@ const mapErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-/** Every procedure requires the owner's session. */
-export const authedProcedure = t.procedure
+/** Narrows `ctx.principal`: a call without a session stops here. */
+const signedIn = t.middleware(({ ctx, next }) => {
+  if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "log in first" });
+  return next({ ctx: { principal: ctx.principal } });
+});
+
+const base = t.procedure.use(signedIn).use(mapErrors);
+
+/** The one role check: `principal` may act as `needed` on `workspace` (null: the service itself). */
+function authorize(principal: Principal, needed: Role, workspace: string | null): void {
+  const role = workspace === null ? serviceRole(principal) : roleOn(principal, workspace);
+  if (role === null) {
+    throw new TRPCError({ code: "FORBIDDEN", message: "you have no access to that workspace" });
+  }
+  if (!roleAllows(role, needed)) {
+    throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${needed} role; you are ${role}` });
+  }
+}
+
+/** Any signed-in principal, for what belongs to no one workspace (lists filter by principal). */
+export const signedInProcedure = base
+  .meta({ access: { role: "viewer", on: "service" } })
   .use(({ ctx, next }) => {
-    if (!ctx.authenticated) throw new TRPCError({ code: "UNAUTHORIZED", message: "log in first" });
+    authorize(ctx.principal, "viewer", null);
     return next();
-  })
-  .use(mapErrors);
+  });
+
+/** Only the owner, for what belongs to no one workspace (creating one). */
+export const ownerProcedure = base.meta({ access: { role: "owner", on: "service" } }).use(({ ctx, next }) => {
+  authorize(ctx.principal, "owner", null);
+  return next();
+});
+
+/** Needs `role` on the input's `workspaceId`; the procedure's own input adds its other fields. */
+export function workspaceProcedure(role: Role) {
+  return base
+    .meta({ access: { role, on: "workspace" } })
+    .input(z.object({ workspaceId }))
+    .use(({ ctx, input, next }) => {
+      authorize(ctx.principal, role, input.workspaceId);
+      return next({ ctx: { workspaceId: input.workspaceId } });
+    });
+}
+
+/** Needs `role` on the workspace that the input's agent `sessionId` belongs to. */
+export function sessionProcedure(role: Role) {
+  return base
+    .meta({ access: { role, on: "session" } })
+    .input(z.object({ sessionId }))
+    .use(async ({ ctx, input, next }) => {
+      const workspace = await ctx.agent.workspaceOf(input.sessionId);
+      authorize(ctx.principal, role, workspace);
+      return next({ ctx: { workspaceId: workspace } });
+    });
+}

@@ -9,48 +9,62 @@ import {
   writeInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
-import { authedProcedure, router } from "../init";
+import { router, workspaceProcedure } from "../init";
 
 /** File operations all go to the workspace's daemon, which enforces that paths stay inside /workspace. */
 export const filesRouter = router({
-  tree: authedProcedure.input(treeInput).query(async ({ ctx, input }) => {
-    const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-    return daemon.request("fs.tree", { path: input.path, depth: input.depth });
-  }),
-  read: authedProcedure.input(readInput).query(async ({ ctx, input }) => {
-    const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-    return daemon.request("fs.read", { path: input.path, maxBytes: MAX_EDITOR_FILE_BYTES });
-  }),
-  write: authedProcedure.input(writeInput).mutation(async ({ ctx, input }) => {
-    const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-    const { workspaceId: _, ...params } = input;
-    return daemon.request("fs.write", params);
-  }),
-  mkdir: authedProcedure.input(mkdirInput).mutation(async ({ ctx, input }) => {
-    const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-    return daemon.request("fs.mkdir", { path: input.path });
-  }),
-  rename: authedProcedure.input(renameInput).mutation(async ({ ctx, input }) => {
-    const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-    return daemon.request("fs.rename", { from: input.from, to: input.to });
-  }),
-  delete: authedProcedure.input(deleteInput).mutation(async ({ ctx, input }) => {
-    const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-    return daemon.request("fs.delete", { path: input.path });
-  }),
+  tree: workspaceProcedure("viewer")
+    .input(treeInput)
+    .query(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return daemon.request("fs.tree", { path: input.path, depth: input.depth });
+    }),
+  read: workspaceProcedure("viewer")
+    .input(readInput)
+    .query(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return daemon.request("fs.read", { path: input.path, maxBytes: MAX_EDITOR_FILE_BYTES });
+    }),
+  write: workspaceProcedure("editor")
+    .input(writeInput)
+    .mutation(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      const { workspaceId: _, ...params } = input;
+      return daemon.request("fs.write", params);
+    }),
+  mkdir: workspaceProcedure("editor")
+    .input(mkdirInput)
+    .mutation(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return daemon.request("fs.mkdir", { path: input.path });
+    }),
+  rename: workspaceProcedure("editor")
+    .input(renameInput)
+    .mutation(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return daemon.request("fs.rename", { from: input.from, to: input.to });
+    }),
+  delete: workspaceProcedure("editor")
+    .input(deleteInput)
+    .mutation(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return daemon.request("fs.delete", { path: input.path });
+    }),
   /**
    * Batches of file changes under the workspace. `{resync: true}` means changes may have been
    * missed (the client reloads what it shows).
    */
-  changes: authedProcedure.input(changesInput).subscription(async function* ({ ctx, input, signal }) {
-    await ctx.workspaces.get(input.workspaceId);
-    ctx.workspaces
-      .daemon(input.workspaceId)
-      .ensure()
-      .catch(() => undefined);
-    for await (const e of ctx.workspaces.fileFeed(input.workspaceId).subscribe(input.lastEventId, signal)) {
-      if (e.kind === "resync") yield tracked("resync", { changes: [], resync: true });
-      else yield tracked(e.item.id, { changes: e.item.data.changes, resync: false });
-    }
-  }),
+  changes: workspaceProcedure("viewer")
+    .input(changesInput)
+    .subscription(async function* ({ ctx, input, signal }) {
+      await ctx.workspaces.get(input.workspaceId);
+      ctx.workspaces
+        .daemon(input.workspaceId)
+        .ensure()
+        .catch(() => undefined);
+      for await (const e of ctx.workspaces.fileFeed(input.workspaceId).subscribe(input.lastEventId, signal)) {
+        if (e.kind === "resync") yield tracked("resync", { changes: [], resync: true });
+        else yield tracked(e.item.id, { changes: e.item.data.changes, resync: false });
+      }
+    }),
 });

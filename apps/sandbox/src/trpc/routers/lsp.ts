@@ -1,6 +1,6 @@
-import { authedProcedure, router } from "../init";
+import { router, signedInProcedure } from "../init";
 
 /** The language servers the editor may reach through `/lsp/:workspace/:language`. */
 export const lspRouter = router({
-  servers: authedProcedure.query(({ ctx }) => ctx.lspServers),
+  servers: signedInProcedure.query(({ ctx }) => ctx.lspServers),
 });

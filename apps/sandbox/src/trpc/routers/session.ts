@@ -10,47 +10,73 @@ import {
   updateSessionInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
-import { authedProcedure, router } from "../init";
+import { router, sessionProcedure, signedInProcedure, workspaceProcedure } from "../init";
 
 /** Agent sessions: conversations, prompts, approvals and questions, and their live events. */
 export const sessionRouter = router({
-  list: authedProcedure.input(listSessionsInput).query(({ ctx, input }) => ctx.agent.list(input.workspaceId)),
-  create: authedProcedure.input(createSessionInput).mutation(({ ctx, input }) => ctx.agent.create(input)),
+  list: workspaceProcedure("viewer")
+    .input(listSessionsInput)
+    .query(({ ctx, input }) => ctx.agent.list(input.workspaceId)),
+  create: workspaceProcedure("editor")
+    .input(createSessionInput)
+    .mutation(({ ctx, input }) => ctx.agent.create(input)),
   /** The session with its messages and parts, todos, running turn, waiting requests and last event id. */
-  get: authedProcedure.input(sessionRef).query(({ ctx, input }) => ctx.agent.get(input.sessionId)),
-  update: authedProcedure.input(updateSessionInput).mutation(({ ctx, input }) => ctx.agent.update(input)),
-  delete: authedProcedure.input(sessionRef).mutation(async ({ ctx, input }) => {
-    await ctx.agent.delete(input.sessionId);
-    return { ok: true as const };
-  }),
+  get: sessionProcedure("viewer")
+    .input(sessionRef)
+    .query(({ ctx, input }) => ctx.agent.get(input.sessionId)),
+  update: sessionProcedure("editor")
+    .input(updateSessionInput)
+    .mutation(({ ctx, input }) => ctx.agent.update(input)),
+  delete: sessionProcedure("owner")
+    .input(sessionRef)
+    .mutation(async ({ ctx, input }) => {
+      await ctx.agent.delete(input.sessionId);
+      return { ok: true as const };
+    }),
   /** Commits the prompt and starts the turn; returns at once (follow `events` for the answer). */
-  prompt: authedProcedure.input(promptInput).mutation(({ ctx, input }) => ctx.agent.prompt(input)),
-  abort: authedProcedure.input(sessionRef).mutation(({ ctx, input }) => ctx.agent.abort(input.sessionId)),
+  prompt: sessionProcedure("editor")
+    .input(promptInput)
+    .mutation(({ ctx, input }) => ctx.agent.prompt(input)),
+  abort: sessionProcedure("editor")
+    .input(sessionRef)
+    .mutation(({ ctx, input }) => ctx.agent.abort(input.sessionId)),
   /** Replies to an approval: once, always (for this session), or reject (with a message for the agent). */
-  respond: authedProcedure.input(respondInput).mutation(({ ctx, input }) => {
-    ctx.agent.respond(input);
-    return { ok: true as const };
-  }),
-  answer: authedProcedure.input(answerInput).mutation(({ ctx, input }) => {
-    ctx.agent.answer(input);
-    return { ok: true as const };
-  }),
+  respond: sessionProcedure("editor")
+    .input(respondInput)
+    .mutation(({ ctx, input }) => {
+      ctx.agent.respond(input);
+      return { ok: true as const };
+    }),
+  answer: sessionProcedure("editor")
+    .input(answerInput)
+    .mutation(({ ctx, input }) => {
+      ctx.agent.answer(input);
+      return { ok: true as const };
+    }),
   /** What a turn changed: the files (added/modified/deleted, line counts) and a unified diff. */
-  turnDiff: authedProcedure.input(turnRef).query(({ ctx, input }) => ctx.agent.turnDiff(input)),
+  turnDiff: sessionProcedure("viewer")
+    .input(turnRef)
+    .query(({ ctx, input }) => ctx.agent.turnDiff(input)),
   /** Puts the files the turn changed back as they were before it; other files stay as they are. */
-  revertTurn: authedProcedure.input(turnRef).mutation(({ ctx, input }) => ctx.agent.revertTurn(input)),
+  revertTurn: sessionProcedure("editor")
+    .input(turnRef)
+    .mutation(({ ctx, input }) => ctx.agent.revertTurn(input)),
   /** Brings the changes of a reverted turn back. */
-  undoRevert: authedProcedure.input(turnRef).mutation(({ ctx, input }) => ctx.agent.undoRevert(input)),
+  undoRevert: sessionProcedure("editor")
+    .input(turnRef)
+    .mutation(({ ctx, input }) => ctx.agent.undoRevert(input)),
   /** Every event of the session after `lastEventId` (from the database), then live; ids are tracked. */
-  events: authedProcedure.input(sessionEventsInput).subscription(async function* ({ ctx, input, signal }) {
-    const stop = signal ?? new AbortController().signal;
-    for await (const event of ctx.agent.follow(input.sessionId, input.lastEventId, stop)) {
-      yield tracked(String(event.id), event);
-    }
-  }),
+  events: sessionProcedure("viewer")
+    .input(sessionEventsInput)
+    .subscription(async function* ({ ctx, input, signal }) {
+      const stop = signal ?? new AbortController().signal;
+      for await (const event of ctx.agent.follow(input.sessionId, input.lastEventId, stop)) {
+        yield tracked(String(event.id), event);
+      }
+    }),
 });
 
 export const modelsRouter = router({
   /** The configured models; empty with a `setupHint` when none is. */
-  list: authedProcedure.query(({ ctx }) => ctx.agent.listModels()),
+  list: signedInProcedure.query(({ ctx }) => ctx.agent.listModels()),
 });

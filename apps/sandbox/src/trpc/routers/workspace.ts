@@ -1,31 +1,37 @@
-import { createWorkspaceInput, workspaceRef } from "@coder/protocol";
+import { createWorkspaceInput, type WorkspaceEvent } from "@coder/protocol";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { authedProcedure, router } from "../init";
+import { type Principal, roleOn } from "../../auth/principal";
+import { ownerProcedure, router, signedInProcedure, workspaceProcedure } from "../init";
+
+/** Whether `principal` may see an event of the workspace list (a guest sees only their workspace). */
+function visible(principal: Principal, event: WorkspaceEvent): boolean {
+  if (event.type === "resync") return true;
+  return roleOn(principal, event.type === "upsert" ? event.workspace.id : event.workspaceId) !== null;
+}
 
 export const workspaceRouter = router({
-  list: authedProcedure.query(({ ctx }) => ctx.workspaces.list()),
-  get: authedProcedure.input(workspaceRef).query(({ ctx, input }) => ctx.workspaces.get(input.workspaceId)),
-  create: authedProcedure
+  /** The workspaces the caller may open: all of them for the owner, a guest's own for a guest. */
+  list: signedInProcedure.query(async ({ ctx }) =>
+    (await ctx.workspaces.list()).filter((w) => roleOn(ctx.principal, w.id) !== null),
+  ),
+  get: workspaceProcedure("viewer").query(({ ctx, input }) => ctx.workspaces.get(input.workspaceId)),
+  create: ownerProcedure
     .input(createWorkspaceInput)
     .mutation(({ ctx, input }) => ctx.workspaces.create(input)),
-  start: authedProcedure
-    .input(workspaceRef)
-    .mutation(({ ctx, input }) => ctx.workspaces.start(input.workspaceId)),
-  stop: authedProcedure
-    .input(workspaceRef)
-    .mutation(({ ctx, input }) => ctx.workspaces.stop(input.workspaceId)),
-  delete: authedProcedure.input(workspaceRef).mutation(async ({ ctx, input }) => {
+  start: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.start(input.workspaceId)),
+  stop: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.stop(input.workspaceId)),
+  delete: workspaceProcedure("owner").mutation(async ({ ctx, input }) => {
     await ctx.workspaces.remove(input.workspaceId);
     return { ok: true as const };
   }),
-  /** Live changes to the workspace list; on resync the client refetches `list`. */
-  events: authedProcedure
+  /** Live changes to the workspace list, filtered like `list`; on resync the client refetches `list`. */
+  events: signedInProcedure
     .input(z.object({ lastEventId: z.string().nullish() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
       for await (const e of ctx.workspaces.events.subscribe(input?.lastEventId, signal)) {
         if (e.kind === "resync") yield tracked("resync", { type: "resync" as const });
-        else yield tracked(e.item.id, e.item.data);
+        else if (visible(ctx.principal, e.item.data)) yield tracked(e.item.id, e.item.data);
       }
     }),
 });

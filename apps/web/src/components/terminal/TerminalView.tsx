@@ -1,6 +1,7 @@
 "use client";
 
 import "@xterm/xterm/css/xterm.css";
+import { AccessCloseCode } from "@coder/protocol";
 import { useEffect, useRef, useState } from "react";
 import styles from "./terminal.module.css";
 import { TerminalConnection, type TerminalStatus } from "./terminal-connection";
@@ -99,7 +100,7 @@ export function TerminalView({
       {status.state === "revoked" && (
         <output className={styles.overlay} data-testid="terminal-revoked">
           {status.problem}
-          <a href="/login">Log in again</a>
+          {status.code === AccessCloseCode.LoggedOut && <a href="/login">Log in again</a>}
         </output>
       )}
       {status.state === "connecting" && (

@@ -182,10 +182,29 @@ describe("TerminalConnection", () => {
     t.connection.connect();
     t.socket(0).serverSends({ type: "ready" });
     t.socket(0).handlers.close(AccessCloseCode.LoggedOut);
-    expect(t.statuses.at(-1)).toEqual({ state: "revoked", problem: "You were logged out." });
+    expect(t.statuses.at(-1)).toEqual({
+      state: "revoked",
+      problem: "You were logged out.",
+      code: AccessCloseCode.LoggedOut,
+    });
     expect(t.scheduled).toHaveLength(0);
     t.connection.sendInput("a");
     expect(t.sockets).toHaveLength(1);
+  });
+
+  it("says why and stops when the service refuses the terminal, but waits for a workspace that is starting", () => {
+    for (const code of [AccessCloseCode.Forbidden, AccessCloseCode.NoWorkspace]) {
+      const t = setup();
+      t.connection.connect();
+      t.socket(0).handlers.close(code);
+      expect(t.statuses.at(-1)?.state).toBe("revoked");
+      expect(t.scheduled).toHaveLength(0);
+    }
+    const t = setup();
+    t.connection.connect();
+    t.socket(0).handlers.close(AccessCloseCode.NotRunning);
+    expect(t.statuses.at(-1)).toEqual({ state: "reconnecting", problem: "The workspace is not running." });
+    expect(t.scheduled).toHaveLength(1);
   });
 
   it("ignores control frames it cannot read", () => {

@@ -1,15 +1,17 @@
-import { accessEndedMessage, type TerminalClientMessage, terminalServerMessage } from "@coder/protocol";
+import { accessRefusal, type TerminalClientMessage, terminalServerMessage } from "@coder/protocol";
 import { AckCounter } from "./ack-counter";
 import { reconnectDelay } from "./reconnect-delay";
 import { type OpenSocket, openBrowserSocket, type SocketLink } from "./terminal-socket";
 
-/** `closed`: the shell ended (a key starts a new one); `revoked`: the login ended (no reconnect). */
+/** `closed`: the shell ended (a key starts a new one); `revoked`: access refused or ended (no reconnect). */
 export type TerminalState = "connecting" | "open" | "reconnecting" | "closed" | "revoked";
 
 export interface TerminalStatus {
   state: TerminalState;
   /** Why the last attempt failed, as the service put it. */
   problem?: string;
+  /** With `revoked`: the close code (`AccessCloseCode`), so the page knows whether logging in helps. */
+  code?: number;
 }
 
 /** Where output goes: xterm in the page, a recorder in tests. */
@@ -149,13 +151,13 @@ export class TerminalConnection {
 
   private onClose(code: number): void {
     this.link = null;
-    const ended = accessEndedMessage(code);
-    if (ended) {
-      this.setStatus({ state: "revoked", problem: ended });
+    const refusal = accessRefusal(code);
+    if (refusal && !refusal.retry) {
+      this.setStatus({ state: "revoked", problem: refusal.message, code });
       return;
     }
     const delay = reconnectDelay(this.attempt++);
-    this.setStatus({ state: "reconnecting", problem: this.status.problem });
+    this.setStatus({ state: "reconnecting", problem: refusal?.message ?? this.status.problem });
     this.cancelRetry = this.schedule(() => {
       this.cancelRetry = null;
       this.connect();

@@ -30,6 +30,16 @@ describe("afterClose", () => {
     });
   });
 
+  it("stops when the service refuses the connection, and waits for a workspace that is not running", () => {
+    expect(afterClose(AccessCloseCode.Forbidden, "", 1).retryInMs).toBeNull();
+    expect(afterClose(AccessCloseCode.NoWorkspace, "", 1).state).toBe("revoked");
+    expect(afterClose(AccessCloseCode.NotRunning, "", 1)).toEqual({
+      state: "reconnecting",
+      retryInMs: 1000,
+      message: "The workspace is not running.",
+    });
+  });
+
   it("gives up on a language the service has no server for", () => {
     expect(afterClose(LspCloseCode.UnknownLanguage, 'no language server for "cobol"', 1)).toEqual({
       state: "unavailable",

@@ -1,0 +1,41 @@
+/**
+ * Who a request or connection acts for, and the role that gives them on a workspace. The owner
+ * (the admin token's login sessions; `sessionId` is the stored hash of the cookie) is "owner" on
+ * every workspace. A guest (a person who joined through a share link) has one role on exactly one
+ * workspace and none anywhere else; nothing creates guests yet (share links come next).
+ */
+export type Role = "viewer" | "editor" | "owner";
+
+export type Principal =
+  | { kind: "owner"; sessionId: string }
+  | {
+      kind: "guest";
+      sessionId: string;
+      shareId: string;
+      workspaceId: string;
+      name: string;
+      role: Exclude<Role, "owner">;
+    };
+
+export type PrincipalKind = Principal["kind"];
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
+
+/** Whether `role` includes everything `needed` may do. */
+export function roleAllows(role: Role, needed: Role): boolean {
+  return RANK[role] >= RANK[needed];
+}
+
+/** The principal's role on `workspaceId`, or null when it may not see that workspace at all. */
+export function roleOn(principal: Principal, workspaceId: string): Role | null {
+  if (principal.kind === "owner") return "owner";
+  return principal.workspaceId === workspaceId ? principal.role : null;
+}
+
+/** What a principal may do beyond any one workspace (create workspaces): only the owner. */
+export function serviceRole(principal: Principal): Role {
+  return principal.kind === "owner" ? "owner" : "viewer";
+}
+
+/** Connections below this role only watch: no keystrokes, no edits. */
+export const WRITE_ROLE: Role = "editor";

@@ -1,0 +1,236 @@
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
+import { startTestService, type TestService, waitForStatus } from "../testing/harness";
+import type { Access } from "./init";
+import { appRouter } from "./router";
+
+type ProcedureType = "query" | "mutation" | "subscription";
+
+/** Every procedure of the router with its type and declared access, found by walking its definition. */
+function procedures(): { path: string; type: ProcedureType; access: Access | undefined }[] {
+  const record = appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { type: ProcedureType; meta?: { access?: Access } } }
+  >;
+  return Object.entries(record).map(([path, p]) => ({
+    path,
+    type: p._def.type,
+    access: p._def.meta?.access,
+  }));
+}
+
+/**
+ * The issue's role table, procedure by procedure. A procedure missing here fails the first test,
+ * so a new one cannot slip in without a decision. `service`: needs no one workspace.
+ */
+const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
+  "workspace.list": "viewer on service",
+  "workspace.events": "viewer on service",
+  "workspace.get": "viewer on workspace",
+  "workspace.create": "owner on service",
+  "workspace.start": "owner on workspace",
+  "workspace.stop": "owner on workspace",
+  "workspace.delete": "owner on workspace",
+  "files.tree": "viewer on workspace",
+  "files.read": "viewer on workspace",
+  "files.changes": "viewer on workspace",
+  "files.write": "editor on workspace",
+  "files.mkdir": "editor on workspace",
+  "files.rename": "editor on workspace",
+  "files.delete": "editor on workspace",
+  "tools.list": "viewer on workspace",
+  "tools.execute": "editor on workspace",
+  "session.list": "viewer on workspace",
+  "session.create": "editor on workspace",
+  "session.get": "viewer on session",
+  "session.events": "viewer on session",
+  "session.turnDiff": "viewer on session",
+  "session.update": "editor on session",
+  "session.prompt": "editor on session",
+  "session.abort": "editor on session",
+  "session.respond": "editor on session",
+  "session.answer": "editor on session",
+  "session.revertTurn": "editor on session",
+  "session.undoRevert": "editor on session",
+  "session.delete": "owner on session",
+  "models.list": "viewer on service",
+  "lsp.servers": "viewer on service",
+};
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
+
+/** The first SSE event after tRPC's `connected`: its name and data. */
+async function firstEvent(body: ReadableStream<Uint8Array>): Promise<{ event: string; data: string }> {
+  const decoder = new TextDecoder();
+  let text = "";
+  const reader = body.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    text += decoder.decode(chunk.value, { stream: true });
+    for (const block of text.split("\n\n").slice(0, -1)) {
+      const field = (name: string) => block.match(new RegExp(`^${name}: ?(.*)$`, "m"))?.[1] ?? "";
+      const event = field("event") || "message";
+      if (event !== "connected") return { event, data: field("data") };
+    }
+  }
+  return { event: "end", data: "" };
+}
+
+/**
+ * Calls `path` as a browser would and returns the tRPC error code, or "ok". A subscription's
+ * first event tells (the input's `lastEventId` makes every stream start with a resync at once).
+ */
+async function call(
+  url: string,
+  path: string,
+  type: ProcedureType,
+  input: unknown,
+  cookie?: string,
+): Promise<string> {
+  const headers: Record<string, string> = { origin: url, ...(cookie ? { cookie } : {}) };
+  if (type === "mutation") {
+    const res = await fetch(`${url}/api/trpc/${path}`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(input),
+    });
+    return errorCode(await res.json());
+  }
+  const abort = new AbortController();
+  const query = `input=${encodeURIComponent(JSON.stringify(input))}`;
+  const res = await fetch(`${url}/api/trpc/${path}?${query}`, {
+    headers: { ...headers, ...(type === "subscription" ? { accept: "text/event-stream" } : {}) },
+    signal: abort.signal,
+  });
+  if (type !== "subscription" || !res.body) return errorCode(await res.json());
+  const { event, data } = await firstEvent(res.body);
+  abort.abort();
+  return event === "serialized-error" ? errorCode({ error: JSON.parse(data) }) : "ok";
+}
+
+function errorCode(body: unknown): string {
+  return (body as { error?: { data?: { code?: string } } }).error?.data?.code ?? "ok";
+}
+
+describe("who may call each procedure", () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("every procedure declares the role the role table gives it", () => {
+    const declared = Object.fromEntries(
+      procedures().map(({ path, access }) => [path, access ? `${access.role} on ${access.on}` : "nothing"]),
+    );
+    expect(declared).toEqual(EXPECTED);
+  });
+
+  /**
+   * Each caller with the role it holds on the workspace every call names (null: none). Guests
+   * join this list, through their session cookie, once share links make them; until then they
+   * are walked through `createCaller` below.
+   */
+  const callers: { who: string; cookie: (t: TestService) => string | undefined; role: Role | null }[] = [
+    { who: "no session", cookie: () => undefined, role: null },
+    { who: "a forged session", cookie: () => "coder_session=forged", role: null },
+    { who: "the owner", cookie: (t) => t.cookie, role: "owner" },
+  ];
+
+  for (const caller of callers) {
+    it(`lets ${caller.who} call exactly the procedures its role allows`, async () => {
+      // Ids of nothing: the owner's calls pass the role check and then find nothing to change.
+      const input = {
+        workspaceId: "nosuchworkspace0",
+        sessionId: "nosuchsession0",
+        turnId: "nosuchturn0",
+        requestId: "nosuchrequest0",
+        path: "x",
+        lastEventId: "1",
+      };
+      const outcome: Record<string, string> = {};
+      const wanted: Record<string, string> = {};
+      for (const { path, type, access } of procedures()) {
+        const code = await call(t.url, path, type, input, caller.cookie(t));
+        outcome[path] = code === "UNAUTHORIZED" || code === "FORBIDDEN" ? code : "let through";
+        const allowed =
+          caller.role !== null && access !== undefined && RANK[caller.role] >= RANK[access.role];
+        wanted[path] = allowed ? "let through" : caller.role === null ? "UNAUTHORIZED" : "FORBIDDEN";
+      }
+      expect(outcome).toEqual(wanted);
+    });
+  }
+});
+
+/**
+ * Guests cannot log in yet (share links come next), so their calls go through `createCaller`: the
+ * real router, middlewares and services, with the principal the login check would find.
+ */
+describe("what a guest may call", () => {
+  let t: TestService;
+  let workspaceId: string;
+  let sessionId: string;
+  beforeAll(async () => {
+    t = await startTestService();
+    workspaceId = (await t.api.workspace.create.mutate({ name: "guests" })).id;
+    await waitForStatus(t.api, workspaceId, "running");
+    sessionId = (await t.api.session.create.mutate({ workspaceId })).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const guest =
+    (role: "viewer" | "editor", of: () => string): (() => Principal) =>
+    () => ({
+      kind: "guest",
+      sessionId: `guest-${role}`,
+      shareId: "share1",
+      workspaceId: of(),
+      name: role,
+      role,
+    });
+  const guests = [
+    { who: "a viewer", principal: guest("viewer", () => workspaceId) },
+    { who: "an editor", principal: guest("editor", () => workspaceId) },
+    { who: "a guest of another workspace", principal: guest("editor", () => "anotherworkspace1") },
+  ];
+
+  for (const { who, principal } of guests) {
+    it(`lets ${who} call exactly the procedures the role table gives their role`, async () => {
+      // Real ids, and inputs that stop at validation or find nothing once past the role check.
+      const input = { workspaceId, sessionId, turnId: "nosuchturn0", requestId: "nosuchrequest0", path: "x" };
+      const outcome: Record<string, string> = {};
+      const wanted: Record<string, string> = {};
+      for (const { path, access } of procedures()) {
+        const abort = new AbortController();
+        const caller = appRouter.createCaller(
+          {
+            principal: principal(),
+            workspaces: t.service.workspaces,
+            agent: t.service.agent,
+            lspServers: [],
+          },
+          { signal: abort.signal },
+        );
+        const procedure = path
+          .split(".")
+          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
+        outcome[path] = await (procedure as (input: unknown) => Promise<unknown>)(input).then(
+          () => "let through",
+          (error: unknown) =>
+            error instanceof TRPCError && (error.code === "UNAUTHORIZED" || error.code === "FORBIDDEN")
+              ? error.code
+              : "let through",
+        );
+        abort.abort();
+        const role =
+          access && (access.on === "service" ? serviceRole(principal()) : roleOn(principal(), workspaceId));
+        wanted[path] = access && role && roleAllows(role, access.role) ? "let through" : "FORBIDDEN";
+      }
+      expect(outcome).toEqual(wanted);
+    });
+  }
+});
