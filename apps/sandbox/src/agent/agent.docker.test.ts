@@ -129,8 +129,13 @@ describe("the agent in a real workspace", () => {
   });
 
   it("refuses unusable input with a readable message", async () => {
+    // The session is checked (and the caller's role on its workspace) before the rest of the input.
     await expect(t.api.session.prompt.mutate({ sessionId: "nope", text: "" })).rejects.toThrow(
-      /sessionId: not a valid id; text: write something for the agent/,
+      /sessionId: not a valid id/,
+    );
+    const { id } = await t.api.session.create.mutate({ workspaceId });
+    await expect(t.api.session.prompt.mutate({ sessionId: id, text: "" })).rejects.toThrow(
+      /text: write something for the agent/,
     );
     await expect(t.api.session.get.query({ sessionId: "ses_doesnotexist" })).rejects.toThrow(
       /does not exist/,
