@@ -1,7 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, logIn, recordCspViolations, waitForTerminal } from "./support/browser";
-import { type Stack, startStack } from "./support/stack";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { logIn, recordCspViolations, waitForTerminal } from "./support/browser";
+import type { Stack } from "./support/stack";
+import { useStackAndBrowser } from "./support/stack-and-browser";
 
 const SERVER_START_MS = 60_000;
 
@@ -92,20 +93,12 @@ async function waitReady(page: Page, language: string): Promise<void> {
 }
 
 describe("language intelligence in the editor", () => {
-  let stack: Stack;
-  let browser: Browser;
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const ide = useStackAndBrowser();
 
   it("underlines a Python error, lists it, shows hovers and completions, and jumps to a definition in another file", async () => {
-    const page = await browser.newPage();
+    const page = await ide.browser.newPage();
     const cspViolations = await recordCspViolations(page);
-    await openWorkspace(page, stack, "e2e lsp python");
+    await openWorkspace(page, ide.stack, "e2e lsp python");
     await writeFiles(page, {
       "helper.py": 'def greet(name):\\n    return "hi " + name\\n',
       "main.py":
@@ -170,8 +163,8 @@ describe("language intelligence in the editor", () => {
   // bash-language-server's diagnostics come from shellcheck and its builtin docs from
   // `help … | col`; the workspace image has both.
   it("shows shellcheck problems, builtin and function hovers, and jumps to a function", async () => {
-    const page = await browser.newPage();
-    await openWorkspace(page, stack, "e2e lsp bash");
+    const page = await ide.browser.newPage();
+    await openWorkspace(page, ide.stack, "e2e lsp bash");
     await writeFiles(page, {
       "run.sh": '#!/bin/bash\\ngreet() {\\n  echo "hi $1"\\n}\\ngreet world\\nls $HOME_DIR\\n',
     });

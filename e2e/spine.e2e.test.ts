@@ -1,23 +1,14 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, logIn, recordCspViolations, waitForTerminal } from "./support/browser";
-import { type Stack, startStack } from "./support/stack";
+import { describe, expect, it } from "vitest";
+import { logIn, recordCspViolations, waitForTerminal } from "./support/browser";
+import { useStackAndBrowser } from "./support/stack-and-browser";
 
 describe("the IDE in Chromium", () => {
-  let stack: Stack;
-  let browser: Browser;
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const ide = useStackAndBrowser();
 
   it("creates a workspace, edits a file made in the terminal, and keeps the terminal across a reload", async () => {
-    const page = await browser.newPage();
+    const page = await ide.browser.newPage();
     const cspViolations = await recordCspViolations(page);
-    await logIn(page, stack.url, stack.token);
+    await logIn(page, ide.stack.url, ide.stack.token);
 
     await page.getByTestId("workspace-name").fill("e2e spine");
     await page.getByTestId("workspace-create").click();
@@ -60,8 +51,8 @@ describe("the IDE in Chromium", () => {
   });
 
   it("shows an error instead of freezing when the token is wrong", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${stack.url}/login`);
+    const page = await ide.browser.newPage();
+    await page.goto(`${ide.stack.url}/login`);
     await page.getByTestId("login-token").fill("not-the-token");
     await page.getByTestId("login-submit").click();
     await expect.poll(() => page.getByTestId("login-error").innerText()).toMatch(/not valid/);

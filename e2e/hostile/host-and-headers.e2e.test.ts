@@ -1,10 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { login } from "../../apps/sandbox/src/testing/harness";
-import { launchBrowser, logIn } from "../support/browser";
-import { type Stack, startStack } from "../support/stack";
+import { logIn } from "../support/browser";
+import { useStackAndBrowser } from "../support/stack-and-browser";
 
 const REBIND = "rebind.example.com";
 
@@ -46,27 +45,21 @@ async function framingSite(target: string): Promise<{ url: string; close(): Prom
 }
 
 describe("host names, framing and security headers", () => {
-  let stack: Stack;
-  let browser: Browser;
+  const ide = useStackAndBrowser();
   let cookie: string;
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-    cookie = await login(stack.url, stack.token);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
+    cookie = await login(ide.stack.url, ide.stack.token);
   });
 
   it("refuses a page, the API and a WebSocket asked for under a rebinding host name", async () => {
-    const port = new URL(stack.url).port;
+    const port = new URL(ide.stack.url).port;
     const host = `${REBIND}:${port}`;
     const asRebind = { host, origin: `http://${host}`, cookie };
-    const page = await requestAs(stack.url, "/login", asRebind);
+    const page = await requestAs(ide.stack.url, "/login", asRebind);
     expect(page).toEqual({ status: 421, body: "this service does not answer to that host name" });
-    expect((await requestAs(stack.url, "/api/trpc/workspace.list", asRebind)).status).toBe(421);
-    expect((await requestAs(stack.url, "/healthz", asRebind)).status).toBe(421);
-    const upgrade = await requestAs(stack.url, "/terminal/w0000000000000000/main", {
+    expect((await requestAs(ide.stack.url, "/api/trpc/workspace.list", asRebind)).status).toBe(421);
+    expect((await requestAs(ide.stack.url, "/healthz", asRebind)).status).toBe(421);
+    const upgrade = await requestAs(ide.stack.url, "/terminal/w0000000000000000/main", {
       ...asRebind,
       connection: "Upgrade",
       upgrade: "websocket",
@@ -75,12 +68,12 @@ describe("host names, framing and security headers", () => {
     });
     expect(upgrade.status).toBe(421);
     // The names a person uses still work.
-    expect((await requestAs(stack.url, "/healthz", { host: `localhost:${port}` })).status).toBe(200);
+    expect((await requestAs(ide.stack.url, "/healthz", { host: `localhost:${port}` })).status).toBe(200);
   });
 
   it("sends a CSP that forbids framing, nosniff and a referrer policy with pages and API answers", async () => {
     for (const path of ["/login", "/_next/does-not-exist", "/api/trpc/workspace.list", "/healthz"]) {
-      const res = await fetch(`${stack.url}${path}`, { headers: { cookie } });
+      const res = await fetch(`${ide.stack.url}${path}`, { headers: { cookie } });
       const csp = res.headers.get("content-security-policy") ?? "";
       expect({ path, frameAncestors: csp.includes("frame-ancestors 'none'") }).toEqual({
         path,
@@ -94,15 +87,15 @@ describe("host names, framing and security headers", () => {
   });
 
   it("shows nothing of the IDE inside a frame of another local site", async () => {
-    const page = await browser.newPage();
-    await logIn(page, stack.url, stack.token);
-    const site = await framingSite(`${stack.url}/`);
+    const page = await ide.browser.newPage();
+    await logIn(page, ide.stack.url, ide.stack.token);
+    const site = await framingSite(`${ide.stack.url}/`);
     try {
       await page.goto(site.url);
       await expect.poll(() => page.title(), { timeout: 15_000 }).toBe("frame loaded");
       const frame = page.frames().find((f) => f !== page.mainFrame());
       expect(frame).toBeDefined();
-      expect(frame?.url()).not.toContain(stack.url);
+      expect(frame?.url()).not.toContain(ide.stack.url);
       expect(await frame?.locator("[data-testid=workspace-name]").count()).toBe(0);
     } finally {
       await site.close();
@@ -110,14 +103,14 @@ describe("host names, framing and security headers", () => {
   });
 
   it("refuses a change sent without an Origin, even with the session cookie", async () => {
-    const res = await fetch(`${stack.url}/api/trpc/workspace.create`, {
+    const res = await fetch(`${ide.stack.url}/api/trpc/workspace.create`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie },
       body: JSON.stringify({ name: "no origin" }),
     });
     expect(res.status).toBe(403);
     expect(await res.text()).toMatch(/cross-origin request refused/);
-    const logout = await fetch(`${stack.url}/auth/logout`, { method: "POST", headers: { cookie } });
+    const logout = await fetch(`${ide.stack.url}/auth/logout`, { method: "POST", headers: { cookie } });
     expect(logout.status).toBe(403);
   });
 });

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { AccessCloseCode } from "@coder/protocol";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type WebSocket from "ws";
 import { connectLsp } from "../../apps/sandbox/src/lsp/testing/lsp-client";
@@ -13,8 +12,8 @@ import {
   trpcClient,
   waitForStatus,
 } from "../../apps/sandbox/src/testing/harness";
-import { launchBrowser, logIn, waitForTerminal } from "../support/browser";
-import { type Stack, startStack } from "../support/stack";
+import { logIn, waitForTerminal } from "../support/browser";
+import { useStackAndBrowser } from "../support/stack-and-browser";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 
@@ -143,20 +142,12 @@ describe("logging out", () => {
 });
 
 describe("logging out in another tab", () => {
-  let stack: Stack;
-  let browser: Browser;
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const product = useStackAndBrowser();
 
   it("tells the open IDE its terminal was logged out, does not reconnect it, and shows the login page", async () => {
-    const context = await browser.newContext();
+    const context = await product.browser.newContext();
     const ide = await context.newPage();
-    await logIn(ide, stack.url, stack.token);
+    await logIn(ide, product.stack.url, product.stack.token);
     await ide.getByTestId("workspace-name").fill("logged out");
     await ide.getByTestId("workspace-create").click();
     const row = ide.getByTestId("workspace-row").filter({ hasText: "logged out" });
@@ -172,7 +163,7 @@ describe("logging out in another tab", () => {
     });
 
     const other = await context.newPage();
-    await other.goto(stack.url);
+    await other.goto(product.stack.url);
     await other.getByRole("button", { name: "Log out" }).click();
     await other.waitForURL(/\/login/);
 

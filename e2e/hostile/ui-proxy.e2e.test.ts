@@ -1,11 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login } from "../../apps/sandbox/src/testing/harness";
-import { launchBrowser, logIn } from "../support/browser";
-import { type Stack, startStack } from "../support/stack";
+import { logIn } from "../support/browser";
+import { useStackAndBrowser } from "../support/stack-and-browser";
 
 /** Another web server on this machine: it records every request and answers with a script. */
 async function foreignServer(): Promise<{
@@ -47,32 +46,29 @@ function rawRequest(url: string, target: string, cookie: string): Promise<{ stat
 }
 
 describe("the IDE's page proxy and a foreign server on the same machine", () => {
-  let stack: Stack;
-  let browser: Browser;
+  const ide = useStackAndBrowser();
   let foreign: Awaited<ReturnType<typeof foreignServer>>;
   beforeAll(async () => {
-    [stack, browser, foreign] = await Promise.all([startStack(), launchBrowser(), foreignServer()]);
+    foreign = await foreignServer();
   });
   afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
     await foreign?.close();
   });
 
   it("refuses a protocol-relative path instead of fetching the foreign server with the owner's cookie", async () => {
-    const page = await browser.newPage();
-    await logIn(page, stack.url, stack.token);
-    const response = await page.goto(`${stack.url}//127.0.0.1:${foreign.port}/_next/a`);
+    const page = await ide.browser.newPage();
+    await logIn(page, ide.stack.url, ide.stack.token);
+    const response = await page.goto(`${ide.stack.url}//127.0.0.1:${foreign.port}/_next/a`);
     expect(response?.status()).toBe(400);
     expect(await page.locator("body").innerText()).toMatch(/must name a path on this service/);
     expect(await page.title()).not.toMatch(/owned/);
     expect(foreign.requests).toEqual([]);
-    const cookies = await page.context().cookies(stack.url);
+    const cookies = await page.context().cookies(ide.stack.url);
     expect(cookies.find((c) => c.name === "coder_session")?.value).not.toBe("planted");
   });
 
   it("refuses absolute-form, backslash and double-slash targets sent raw", async () => {
-    const cookie = await login(stack.url, stack.token);
+    const cookie = await login(ide.stack.url, ide.stack.token);
     const foreignUrl = `127.0.0.1:${foreign.port}`;
     for (const target of [
       `http://${foreignUrl}/login`,
@@ -81,7 +77,7 @@ describe("the IDE's page proxy and a foreign server on the same machine", () => 
       `//${foreignUrl}/_next/a`,
       `/\\/${foreignUrl}/login`,
     ]) {
-      const answer = await rawRequest(stack.url, target, cookie);
+      const answer = await rawRequest(ide.stack.url, target, cookie);
       expect({ target, status: answer.status }).toEqual({ target, status: 400 });
       expect(answer.text).toMatch(/must name a path on this service/);
     }
