@@ -56,6 +56,9 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "session.delete": "owner on session",
   "models.list": "viewer on service",
   "lsp.servers": "viewer on service",
+  "share.create": "owner on workspace",
+  "share.list": "owner on workspace",
+  "share.revoke": "owner on service",
 };
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
@@ -211,6 +214,8 @@ describe("what a guest may call", () => {
             principal: principal(),
             workspaces: t.service.workspaces,
             agent: t.service.agent,
+            shares: t.service.auth.shares,
+            origin: t.url,
             lspServers: [],
           },
           { signal: abort.signal },
