@@ -125,6 +125,9 @@ describe("sharing a workspace by link", () => {
 
     await t.api.workspace.delete.mutate({ workspaceId: doomed });
     expect(await outcome(trpcClient(t.url, cookie).workspace.list.query())).toBe("UNAUTHORIZED");
+    // The link is kept, marked revoked, so it cannot come back with a workspace of the same id.
+    const [kept] = await t.api.share.list.query({ workspaceId: doomed });
+    expect(kept?.revokedAt).not.toBeNull();
     const again = await postShare(t.url, link.url.split("/s/")[1] ?? "", "Ken");
     expect([again.status, await again.json()]).toEqual([403, { error: SHARE_LINK_REFUSED }]);
   });
