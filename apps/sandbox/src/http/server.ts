@@ -33,9 +33,14 @@ export interface ServerDeps {
   log: (line: string) => void;
 }
 
-/** Pages anyone may load: the login page and the static assets it needs. */
+/** Pages anyone may load: the login page, a share link's join page and the static assets they need. */
 function isPublicPage(pathname: string): boolean {
-  return pathname === "/login" || pathname.startsWith("/_next/") || pathname === "/favicon.ico";
+  return (
+    pathname === "/login" ||
+    /^\/s\/[A-Za-z0-9_-]{1,200}$/.test(pathname) ||
+    pathname.startsWith("/_next/") ||
+    pathname === "/favicon.ico"
+  );
 }
 
 const MISDIRECTED = "this service does not answer to that host name";
