@@ -32,6 +32,26 @@ async function outcome(call: Promise<unknown>): Promise<string> {
   );
 }
 
+/** Opens `workspace.events` over SSE as a browser would; resolves `ended` when the stream ends. */
+async function openSubscription(url: string, cookie: string): Promise<{ ended: Promise<void> }> {
+  const input = encodeURIComponent(JSON.stringify({}));
+  const res = await fetch(`${url}/api/trpc/workspace.events?input=${input}`, {
+    headers: { cookie, origin: url, accept: "text/event-stream" },
+  });
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error("the subscription has no body");
+  const ended = (async () => {
+    try {
+      while (!(await reader.read()).done) {
+        // Keep reading until the service ends the stream.
+      }
+    } catch {
+      // A cut connection ends it too.
+    }
+  })();
+  return { ended };
+}
+
 async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -85,13 +105,21 @@ describe("sharing a workspace by link", () => {
     term.ws.close();
   });
 
-  it("revoking a link closes its guest's open terminal with 'this link was revoked' and refuses their next request", async () => {
+  it("revoking a link closes its guest's open terminal with 'this link was revoked', ends their live updates and refuses their next request", async () => {
     const link = await t.api.share.create.mutate({ workspaceId: id, role: "editor" });
     const cookie = await joinShare(t.url, link.url, "Grace");
     const term = await openTerminal(t.url, cookie, id, "grace");
+    const events = await openSubscription(t.url, cookie);
+    await until(
+      async () =>
+        (await t.api.share.list.query({ workspaceId: id })).find((l) => l.id === link.id)?.openConnections ===
+        2,
+    );
     const closed = closeCode(term.ws, 1_000);
     await t.api.share.revoke.mutate({ shareId: link.id });
     expect(await closed).toBe(AccessCloseCode.LinkRevoked);
+    // The live subscription ends too (it would otherwise stay open for as long as the page does).
+    await events.ended;
 
     expect(await outcome(trpcClient(t.url, cookie).workspace.list.query())).toBe("UNAUTHORIZED");
     const again = await postShare(t.url, link.url.split("/s/")[1] ?? "", "Grace");
