@@ -13,6 +13,10 @@ export const AccessCloseCode = {
   NoWorkspace: 4404,
   /** The workspace exists but is not running; it may be started. */
   NotRunning: 4409,
+  /** The guest's share link was revoked by the owner (or its workspace deleted). */
+  LinkRevoked: 4410,
+  /** The guest's share link expired. */
+  LinkExpired: 4411,
 } as const;
 
 export type AccessCloseCode = (typeof AccessCloseCode)[keyof typeof AccessCloseCode];
@@ -28,6 +32,8 @@ const refusals: Record<AccessCloseCode, AccessRefusal> = {
   [AccessCloseCode.Forbidden]: { message: "You are not allowed to open this here.", retry: false },
   [AccessCloseCode.NoWorkspace]: { message: "This workspace does not exist.", retry: false },
   [AccessCloseCode.NotRunning]: { message: "The workspace is not running.", retry: true },
+  [AccessCloseCode.LinkRevoked]: { message: "This link was revoked.", retry: false },
+  [AccessCloseCode.LinkExpired]: { message: "This link expired.", retry: false },
 };
 
 /** What a socket closed with `code` means for the person; null when the code is not one of these. */

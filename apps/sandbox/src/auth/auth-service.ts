@@ -3,6 +3,7 @@ import type { Db } from "../db/database";
 import { ConnectionRegistry } from "./connection-registry";
 import type { Principal } from "./principal";
 import { hashSecret, newSecret } from "./secrets";
+import { ShareLinks } from "./share-links";
 
 const SESSION_DAYS = 30;
 const TICKET_MINUTES = 15;
@@ -14,10 +15,15 @@ const TICKET_MINUTES = 15;
  * sockets and subscriptions it opened (registered in `connections`).
  */
 export class AuthService {
+  /** Share links and the guests who joined through them. */
+  readonly shares: ShareLinks;
+
   constructor(
     private readonly db: Db,
     readonly connections = new ConnectionRegistry(),
-  ) {}
+  ) {
+    this.shares = new ShareLinks(db, connections);
+  }
 
   /** Makes the admin token at first start; returns it (to print once) or null when one exists. */
   async ensureAdminToken(): Promise<string | null> {
@@ -91,16 +97,20 @@ export class AuthService {
     return { cookie, maxAgeSeconds: SESSION_DAYS * 86_400 };
   }
 
-  /** The owner session a cookie belongs to, or null when it is unknown, ended or expired. */
+  /**
+   * The owner or guest session a cookie belongs to, or null when it is unknown, ended or expired
+   * (for a guest also when the link was revoked or expired or the workspace is gone).
+   */
   async session(cookie: string | undefined): Promise<Principal | null> {
     if (!cookie) return null;
+    const sessionId = hashSecret(cookie);
     const row = await this.db
       .selectFrom("login_sessions")
       .select("id_hash")
-      .where("id_hash", "=", hashSecret(cookie))
+      .where("id_hash", "=", sessionId)
       .where("expires_at", ">", new Date().toISOString())
       .executeTakeFirst();
-    return row ? { kind: "owner", sessionId: row.id_hash } : null;
+    return row ? { kind: "owner", sessionId: row.id_hash } : this.shares.guest(sessionId);
   }
 
   /** Logout: the cookie is refused from now on and what it opened is closed. */
@@ -111,14 +121,15 @@ export class AuthService {
   }
 
   /**
-   * Closes the connections of sessions that no longer exist or have expired; returns how many
-   * sessions that was. Sessions are deleted by other processes too (`npm run token`), and expiry
-   * has no event, so the service runs this every fraction of a second: one query over the sessions
-   * that hold connections.
+   * Closes the connections of sessions that no longer exist or have expired (guests also when
+   * their link was revoked or expired); returns how many sessions that was. Sessions are deleted
+   * by other processes too (`npm run token`), and expiry has no event, so the service runs this
+   * every fraction of a second: one query over the sessions that hold connections.
    */
   async endLostSessions(): Promise<number> {
+    const guests = await this.shares.endLostGuests();
     const held = this.connections.sessionIds("owner");
-    if (held.length === 0) return 0;
+    if (held.length === 0) return guests;
     const live = await this.db
       .selectFrom("login_sessions")
       .select("id_hash")
@@ -128,7 +139,7 @@ export class AuthService {
     const alive = new Set(live.map((r) => r.id_hash));
     const lost = held.filter((id) => !alive.has(id));
     for (const id of lost) this.endConnections(id);
-    return lost.length;
+    return guests + lost.length;
   }
 
   /** Deletes expired sessions and login tickets. */
@@ -136,6 +147,7 @@ export class AuthService {
     const now = new Date().toISOString();
     await this.db.deleteFrom("login_sessions").where("expires_at", "<=", now).execute();
     await this.db.deleteFrom("login_tickets").where("expires_at", "<=", now).execute();
+    await this.shares.purgeExpired();
   }
 
   private endConnections(sessionId: string): void {

@@ -38,6 +38,11 @@ export class ConnectionRegistry {
       .map((e) => e.principal.sessionId);
   }
 
+  /** The principals that hold at least one connection, with how many each holds. */
+  holders(): { principal: Principal; open: number }[] {
+    return [...this.byPrincipal.values()].map((e) => ({ principal: e.principal, open: e.open.size }));
+  }
+
   /** Ends every connection of `principal`; returns how many there were. */
   end(principal: Principal, code: AccessCloseCode): number {
     const entry = this.byPrincipal.get(key(principal));

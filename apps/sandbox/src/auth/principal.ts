@@ -2,7 +2,7 @@
  * Who a request or connection acts for, and the role that gives them on a workspace. The owner
  * (the admin token's login sessions; `sessionId` is the stored hash of the cookie) is "owner" on
  * every workspace. A guest (a person who joined through a share link) has one role on exactly one
- * workspace and none anywhere else; nothing creates guests yet (share links come next).
+ * workspace and none anywhere else; a share link makes them (`share-links.ts`).
  */
 export type Role = "viewer" | "editor" | "owner";
 

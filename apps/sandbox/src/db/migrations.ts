@@ -132,6 +132,39 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0004_share_links": {
+    async up(db: Kysely<unknown>) {
+      // No foreign key to workspaces: a link outlives its workspace as a revoked row.
+      await db.schema
+        .createTable("share_links")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull())
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("secret_hash", "text", (c) => c.notNull().unique())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("expires_at", "text")
+        .addColumn("revoked_at", "text")
+        .execute();
+      await db.schema
+        .createIndex("share_links_workspace")
+        .on("share_links")
+        .columns(["workspace_id"])
+        .execute();
+      await db.schema
+        .createTable("guest_sessions")
+        .addColumn("id_hash", "text", (c) => c.primaryKey())
+        .addColumn("share_id", "text", (c) => c.notNull().references("share_links.id"))
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("expires_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("guest_sessions_share")
+        .on("guest_sessions")
+        .columns(["share_id"])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -114,6 +114,27 @@ export interface TurnSnapshotTable {
   reverted: number;
 }
 
+/** A share link (migration 0004_share_links): revoked links stay, marked, so they never come back. */
+export interface ShareLinkTable {
+  id: string;
+  workspace_id: string;
+  role: "viewer" | "editor";
+  /** sha256 of the secret in the link; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A guest's login through a share link; `id_hash` is the sha256 of the cookie. */
+export interface GuestSessionTable {
+  id_hash: string;
+  share_id: string;
+  name: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -127,4 +148,6 @@ export interface Database {
   todos: TodoTable;
   permission_grants: PermissionGrantTable;
   turn_snapshots: TurnSnapshotTable;
+  share_links: ShareLinkTable;
+  guest_sessions: GuestSessionTable;
 }

@@ -2,8 +2,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { AuthService } from "../auth/auth-service";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "../auth/http-auth";
+import type { FailureBackoff } from "./failure-backoff";
 
 const loginBody = z.object({ token: z.string().trim().min(1, "enter the login token").max(200) });
+const joinBody = z.object({
+  secret: z.string().max(200),
+  name: z.string().trim().min(1, "enter your name").max(64, "a name has at most 64 characters"),
+});
+
+/** One answer for a wrong, expired or revoked link, so the answer tells nothing about which. */
+export const SHARE_LINK_REFUSED = "this link is not valid: it may have been revoked or expired";
 
 async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   let size = 0;
@@ -26,14 +34,51 @@ function json(
   res.end(JSON.stringify(body));
 }
 
-/** `/auth/login`, `/auth/ticket` and `/auth/logout`. Returns false when the path is not one of them. */
+/** Reads a JSON body and validates it; on failure answers 400 and returns null. */
+async function jsonBody<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  schema: z.ZodType<T>,
+): Promise<T | null> {
+  try {
+    const parsed = schema.safeParse(JSON.parse(await readBody(req, 4096)));
+    if (parsed.success) return parsed.data;
+    json(res, 400, { error: parsed.error.issues[0]?.message ?? "invalid request" });
+  } catch {
+    json(res, 400, { error: "send a JSON body" });
+  }
+  return null;
+}
+
+/**
+ * `/auth/login`, `/auth/ticket`, `/auth/logout` and `/auth/share` (a guest joins through a share
+ * link). Returns false when the path is not one of them.
+ */
 export async function handleAuthRoute(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   auth: AuthService,
   secureCookies: boolean,
+  backoff: FailureBackoff,
 ): Promise<boolean> {
+  if (url.pathname === "/auth/share" && req.method === "POST") {
+    const body = await jsonBody(req, res, joinBody);
+    if (!body) return true;
+    const address = req.socket.remoteAddress ?? "unknown";
+    const delay = backoff.delayFor(address);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    const session = await auth.shares.join(body.secret, body.name);
+    if (!session) {
+      backoff.fail(address);
+      json(res, 403, { error: SHARE_LINK_REFUSED });
+      return true;
+    }
+    backoff.succeed(address);
+    res.writeHead(204, { "set-cookie": sessionCookie(session.cookie, session.maxAgeSeconds, secureCookies) });
+    res.end();
+    return true;
+  }
   if (url.pathname === "/auth/login" && req.method === "POST") {
     let token: string;
     try {

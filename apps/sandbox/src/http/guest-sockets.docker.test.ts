@@ -1,74 +1,41 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { AccessCloseCode, DEFAULT_LSP_SERVERS } from "@coder/protocol";
+import { AccessCloseCode } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { Principal } from "../auth/principal";
-import { DockerDriver } from "../docker/docker-driver";
 import { connectLsp } from "../lsp/testing/lsp-client";
-import { openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
-import { socketRoutes } from "./socket-route-table";
-import { SocketRouter } from "./socket-routes";
+import {
+  joinShare,
+  openTerminal,
+  startTestService,
+  type TestService,
+  waitForStatus,
+} from "../testing/harness";
 
-/**
- * Guests cannot log in yet (share links come next), so this serves the real socket routes through
- * the real `SocketRouter`, driver and workspace, with the principal named by the cookie header
- * standing in for the login check.
- */
+/** Guests log in through real share links and open the service's real socket routes. */
 describe("what a guest's terminal and language server sockets may do", () => {
   let t: TestService;
   let id: string;
-  let server: http.Server;
   let url: string;
-  const guest = (role: "viewer" | "editor", workspaceId: string): Principal => ({
-    kind: "guest",
-    sessionId: `${role}-${workspaceId}`,
-    shareId: "share1",
-    workspaceId,
-    name: role,
-    role,
-  });
+  const cookies: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await startTestService();
+    url = t.url;
     id = (await t.api.workspace.create.mutate({ name: "guests" })).id;
+    const other = (await t.api.workspace.create.mutate({ name: "elsewhere" })).id;
     await waitForStatus(t.api, id, "running");
-    const driver = new DockerDriver({
-      instance: t.instance,
-      runtime: "runc",
-      memoryBytes: 512 * 1024 * 1024,
-      nanoCpus: 1e9,
-      pidsLimit: 256,
-    });
-    const principals: Record<string, Principal> = {
-      viewer: guest("viewer", id),
-      editor: guest("editor", id),
-      elsewhere: guest("editor", "anotherworkspace1"),
-    };
-    const log = () => undefined;
-    const router = new SocketRouter(socketRoutes(driver, log, DEFAULT_LSP_SERVERS), {
-      principalOf: async (req) => principals[req.headers.cookie ?? ""] ?? null,
-      workspaces: t.service.workspaces,
-      connections: t.service.auth.connections,
-    });
-    server = http.createServer();
-    server.on("upgrade", (req, socket, head) => {
-      const match = router.match(req.url ?? "");
-      if (match && match !== "bad") void router.handle(req, socket, head, match);
-      else socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const join = async (on: string, role: "viewer" | "editor", name: string) =>
+      joinShare(t.url, (await t.api.share.create.mutate({ workspaceId: on, role })).url, name);
+    cookies.viewer = await join(id, "viewer", "Vera");
+    cookies.editor = await join(id, "editor", "Ed");
+    cookies.elsewhere = await join(other, "editor", "Olga");
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
     await t?.close();
   });
 
   it("shows a viewer the terminal's screen, but what the viewer types never reaches the shell", async () => {
     const owner = await openTerminal(t.url, t.cookie, id, "watched");
-    const viewer = await openTerminal(url, "viewer", id, "watched");
+    const viewer = await openTerminal(url, cookies.viewer ?? "", id, "watched");
     const refused = new Promise<string>((resolve) =>
       viewer.ws.on("message", (data: Buffer, isBinary: boolean) => {
         if (!isBinary && data.toString().includes("read-only")) resolve(data.toString());
@@ -85,7 +52,7 @@ describe("what a guest's terminal and language server sockets may do", () => {
   });
 
   it("lets an editor type in the terminal", async () => {
-    const editor = await openTerminal(url, "editor", id, "edited");
+    const editor = await openTerminal(url, cookies.editor ?? "", id, "edited");
     editor.send("echo editor-typed-$((3+3))\r");
     await editor.waitFor(/editor-typed-6/);
     editor.ws.close();
@@ -95,7 +62,7 @@ describe("what a guest's terminal and language server sockets may do", () => {
     for (const path of [`terminal/${id}/main`, `lsp/${id}/bash`]) {
       const code = await new Promise<number>((resolve) => {
         const ws = new WebSocket(`${url.replace("http", "ws")}/${path}`, {
-          headers: { cookie: "elsewhere" },
+          headers: { cookie: cookies.elsewhere ?? "", origin: url },
         });
         ws.on("close", (c) => resolve(c));
       });
@@ -104,7 +71,10 @@ describe("what a guest's terminal and language server sockets may do", () => {
   });
 
   it("answers a viewer's rename with an error instead of asking the language server", async () => {
-    const client = await connectLsp(`${url.replace("http", "ws")}/lsp/${id}/bash`, { cookie: "viewer" });
+    const client = await connectLsp(`${url.replace("http", "ws")}/lsp/${id}/bash`, {
+      cookie: cookies.viewer ?? "",
+      origin: url,
+    });
     const init = await client.request("initialize", { processId: null, rootUri: null, capabilities: {} });
     expect(init.error).toBeUndefined();
     const rename = await client.request("textDocument/rename", {

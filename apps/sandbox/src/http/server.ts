@@ -10,6 +10,7 @@ import { appRouter } from "../trpc/router";
 import type { WorkspaceDriver } from "../workspaces/driver";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { handleAuthRoute } from "./auth-routes";
+import { FailureBackoff } from "./failure-backoff";
 import { hostAllowed } from "./host-check";
 import { responseConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
@@ -32,9 +33,14 @@ export interface ServerDeps {
   log: (line: string) => void;
 }
 
-/** Pages anyone may load: the login page and the static assets it needs. */
+/** Pages anyone may load: the login page, a share link's join page and the static assets they need. */
 function isPublicPage(pathname: string): boolean {
-  return pathname === "/login" || pathname.startsWith("/_next/") || pathname === "/favicon.ico";
+  return (
+    pathname === "/login" ||
+    /^\/s\/[A-Za-z0-9_-]{1,200}$/.test(pathname) ||
+    pathname.startsWith("/_next/") ||
+    pathname === "/favicon.ico"
+  );
 }
 
 const MISDIRECTED = "this service does not answer to that host name";
@@ -69,6 +75,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const { auth, workspaces, agent, driver, log } = deps;
   const allowedHosts = new Set(deps.allowedHosts);
   const principal = (req: IncomingMessage) => auth.session(readCookie(req, SESSION_COOKIE));
+  const shareFailures = new FailureBackoff();
 
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -79,7 +86,16 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       if (caller && info.type === "subscription") {
         res.once("close", auth.connections.add(caller, responseConnection(res)));
       }
-      return { principal: caller, workspaces, agent, lspServers: deps.lspServers };
+      // The Host was checked against the allowed hosts above, so it is safe to put into a link.
+      const origin = `${deps.secureCookies ? "https" : "http"}://${req.headers.host}`;
+      return {
+        principal: caller,
+        workspaces,
+        agent,
+        shares: auth.shares,
+        origin,
+        lspServers: deps.lspServers,
+      };
     },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR")
@@ -102,7 +118,10 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       res.writeHead(200, { "content-type": "text/plain" }).end("ok");
       return;
     }
-    if (url.pathname.startsWith("/auth/") && (await handleAuthRoute(req, res, url, auth, deps.secureCookies)))
+    if (
+      url.pathname.startsWith("/auth/") &&
+      (await handleAuthRoute(req, res, url, auth, deps.secureCookies, shareFailures))
+    )
       return;
     if (url.pathname.startsWith("/api/trpc/")) {
       trpc(req, res);

@@ -46,6 +46,24 @@ export async function login(url: string, token: string): Promise<string> {
   return cookie;
 }
 
+/** Joins through a share link's URL with the real `/auth/share` route; returns the guest cookie. */
+export async function joinShare(url: string, shareUrl: string, name: string): Promise<string> {
+  const res = await postShare(url, shareUrl.split("/s/")[1] ?? "", name);
+  if (res.status !== 204) throw new Error(`joining failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  if (!cookie) throw new Error("joining set no cookie");
+  return cookie;
+}
+
+/** `POST /auth/share` as the join page sends it. */
+export function postShare(url: string, secret: string, name: string): Promise<Response> {
+  return fetch(`${url}/auth/share`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ secret, name }),
+  });
+}
+
 export function trpcClient(url: string, cookie?: string): TRPCClient<AppRouter> {
   return createTRPCClient<AppRouter>({
     links: [

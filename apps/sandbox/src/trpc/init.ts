@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
 import { AgentError } from "../agent/errors";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
+import type { ShareLinks } from "../auth/share-links";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
@@ -13,6 +14,9 @@ export interface Context {
   principal: Principal | null;
   workspaces: WorkspaceService;
   agent: AgentService;
+  shares: ShareLinks;
+  /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
+  origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
   lspServers: readonly LspServerConfig[];
 }

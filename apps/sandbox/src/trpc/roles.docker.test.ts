@@ -1,7 +1,6 @@
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
-import { startTestService, type TestService, waitForStatus } from "../testing/harness";
+import type { Role } from "../auth/principal";
+import { joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import type { Access } from "./init";
 import { appRouter } from "./router";
 
@@ -56,6 +55,9 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "session.delete": "owner on session",
   "models.list": "viewer on service",
   "lsp.servers": "viewer on service",
+  "share.create": "owner on workspace",
+  "share.list": "owner on workspace",
+  "share.revoke": "owner on service",
 };
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
@@ -130,8 +132,7 @@ describe("who may call each procedure", () => {
 
   /**
    * Each caller with the role it holds on the workspace every call names (null: none). Guests
-   * join this list, through their session cookie, once share links make them; until then they
-   * are walked through `createCaller` below.
+   * are walked below, on a workspace of their own.
    */
   const callers: { who: string; cookie: (t: TestService) => string | undefined; role: Role | null }[] = [
     { who: "no session", cookie: () => undefined, role: null },
@@ -164,71 +165,56 @@ describe("who may call each procedure", () => {
   }
 });
 
-/**
- * Guests cannot log in yet (share links come next), so their calls go through `createCaller`: the
- * real router, middlewares and services, with the principal the login check would find.
- */
+/** Guests log in through real share links (`/auth/share`) and call as a browser would. */
 describe("what a guest may call", () => {
   let t: TestService;
   let workspaceId: string;
   let sessionId: string;
+  const cookies: Record<string, string> = {};
   beforeAll(async () => {
     t = await startTestService();
     workspaceId = (await t.api.workspace.create.mutate({ name: "guests" })).id;
+    const elsewhere = (await t.api.workspace.create.mutate({ name: "elsewhere" })).id;
     await waitForStatus(t.api, workspaceId, "running");
     sessionId = (await t.api.session.create.mutate({ workspaceId })).id;
+    // An event in the session, so `session.events` from id 0 answers at once.
+    await t.api.session.update.mutate({ sessionId, title: "roles" });
+    const join = async (on: string, role: "viewer" | "editor", name: string) =>
+      joinShare(t.url, (await t.api.share.create.mutate({ workspaceId: on, role })).url, name);
+    cookies.viewer = await join(workspaceId, "viewer", "Vera");
+    cookies.editor = await join(workspaceId, "editor", "Ed");
+    cookies.elsewhere = await join(elsewhere, "editor", "Olga");
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  const guest =
-    (role: "viewer" | "editor", of: () => string): (() => Principal) =>
-    () => ({
-      kind: "guest",
-      sessionId: `guest-${role}`,
-      shareId: "share1",
-      workspaceId: of(),
-      name: role,
-      role,
-    });
-  const guests = [
-    { who: "a viewer", principal: guest("viewer", () => workspaceId) },
-    { who: "an editor", principal: guest("editor", () => workspaceId) },
-    { who: "a guest of another workspace", principal: guest("editor", () => "anotherworkspace1") },
+  const guests: { who: string; login: string; role: "viewer" | "editor" | null }[] = [
+    { who: "a viewer", login: "viewer", role: "viewer" },
+    { who: "an editor", login: "editor", role: "editor" },
+    { who: "a guest of another workspace", login: "elsewhere", role: null },
   ];
 
-  for (const { who, principal } of guests) {
-    it(`lets ${who} call exactly the procedures the role table gives their role`, async () => {
+  for (const guest of guests) {
+    it(`lets ${guest.who} call exactly the procedures the role table gives their role`, async () => {
       // Real ids, and inputs that stop at validation or find nothing once past the role check.
-      const input = { workspaceId, sessionId, turnId: "nosuchturn0", requestId: "nosuchrequest0", path: "x" };
+      const input = {
+        workspaceId,
+        sessionId,
+        turnId: "nosuchturn0",
+        requestId: "nosuchrequest0",
+        shareId: "nosuchshare0",
+        path: "x",
+        lastEventId: "0",
+      };
       const outcome: Record<string, string> = {};
       const wanted: Record<string, string> = {};
-      for (const { path, access } of procedures()) {
-        const abort = new AbortController();
-        const caller = appRouter.createCaller(
-          {
-            principal: principal(),
-            workspaces: t.service.workspaces,
-            agent: t.service.agent,
-            lspServers: [],
-          },
-          { signal: abort.signal },
-        );
-        const procedure = path
-          .split(".")
-          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
-        outcome[path] = await (procedure as (input: unknown) => Promise<unknown>)(input).then(
-          () => "let through",
-          (error: unknown) =>
-            error instanceof TRPCError && (error.code === "UNAUTHORIZED" || error.code === "FORBIDDEN")
-              ? error.code
-              : "let through",
-        );
-        abort.abort();
-        const role =
-          access && (access.on === "service" ? serviceRole(principal()) : roleOn(principal(), workspaceId));
-        wanted[path] = access && role && roleAllows(role, access.role) ? "let through" : "FORBIDDEN";
+      for (const { path, type, access } of procedures()) {
+        const code = await call(t.url, path, type, input, cookies[guest.login]);
+        outcome[path] = code === "UNAUTHORIZED" || code === "FORBIDDEN" ? code : "let through";
+        // A guest holds no role beyond their one workspace (`serviceRole` of any guest: viewer).
+        const role = access?.on === "service" ? "viewer" : guest.role;
+        wanted[path] = access && role && RANK[role] >= RANK[access.role] ? "let through" : "FORBIDDEN";
       }
       expect(outcome).toEqual(wanted);
     });

@@ -2,6 +2,7 @@ import { router } from "./init";
 import { filesRouter } from "./routers/files";
 import { lspRouter } from "./routers/lsp";
 import { modelsRouter, sessionRouter } from "./routers/session";
+import { shareRouter } from "./routers/share";
 import { toolsRouter } from "./routers/tools";
 import { workspaceRouter } from "./routers/workspace";
 
@@ -12,6 +13,7 @@ export const appRouter = router({
   session: sessionRouter,
   models: modelsRouter,
   lsp: lspRouter,
+  share: shareRouter,
 });
 
 export type AppRouter = typeof appRouter;

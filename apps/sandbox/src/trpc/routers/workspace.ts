@@ -22,6 +22,8 @@ export const workspaceRouter = router({
   start: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.start(input.workspaceId)),
   stop: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.stop(input.workspaceId)),
   delete: workspaceProcedure("owner").mutation(async ({ ctx, input }) => {
+    // Its guests lose access first, so none keeps a connection to a workspace being removed.
+    await ctx.shares.revokeWorkspace(input.workspaceId);
     await ctx.workspaces.remove(input.workspaceId);
     return { ok: true as const };
   }),

@@ -23,6 +23,35 @@ export async function logIn(token: string, fetchImpl: Fetch = fetch): Promise<Lo
   return { ok: false, error: await serviceError(response) };
 }
 
+export type JoinOutcome = { ok: true; workspaceId: string | null } | { ok: false; error: string };
+
+/** Joins through a share link under `name`; on success, the workspace the link opens. */
+export async function joinShare(
+  secret: string,
+  name: string,
+  fetchImpl: Fetch = fetch,
+): Promise<JoinOutcome> {
+  if (name.trim() === "") return { ok: false, error: "Enter your name." };
+  let response: Response;
+  try {
+    response = await fetchImpl("/auth/share", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ secret, name: name.trim() }),
+    });
+  } catch {
+    return { ok: false, error: "The service cannot be reached. Is it running?" };
+  }
+  if (!response.ok) return { ok: false, error: await serviceError(response) };
+  // A guest sees exactly one workspace: the link's.
+  const list = await fetchImpl("/api/trpc/workspace.list").then(
+    (r) => r.json(),
+    () => null,
+  );
+  const id: unknown = list?.result?.data?.[0]?.id;
+  return { ok: true, workspaceId: typeof id === "string" ? id : null };
+}
+
 export async function logOut(fetchImpl: Fetch = fetch): Promise<void> {
   await fetchImpl("/auth/logout", { method: "POST" });
 }

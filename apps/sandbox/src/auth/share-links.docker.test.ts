@@ -1,0 +1,174 @@
+import { AccessCloseCode } from "@coder/protocol";
+import { TRPCClientError } from "@trpc/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type WebSocket from "ws";
+import { SHARE_LINK_REFUSED } from "../http/auth-routes";
+import {
+  joinShare,
+  openTerminal,
+  postShare,
+  startTestService,
+  type TestService,
+  trpcClient,
+  waitForStatus,
+} from "../testing/harness";
+
+/** The close code the socket ends with, or null if it is still open after `ms`. */
+function closeCode(ws: WebSocket, ms: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    ws.once("close", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+/** The tRPC error code of a failed call, or "ok". */
+async function outcome(call: Promise<unknown>): Promise<string> {
+  return call.then(
+    () => "ok",
+    (e: unknown) => (e instanceof TRPCClientError ? String(e.data?.code) : String(e)),
+  );
+}
+
+/** Opens `workspace.events` over SSE as a browser would; resolves `ended` when the stream ends. */
+async function openSubscription(url: string, cookie: string): Promise<{ ended: Promise<void> }> {
+  const input = encodeURIComponent(JSON.stringify({}));
+  const res = await fetch(`${url}/api/trpc/workspace.events?input=${input}`, {
+    headers: { cookie, origin: url, accept: "text/event-stream" },
+  });
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error("the subscription has no body");
+  const ended = (async () => {
+    try {
+      while (!(await reader.read()).done) {
+        // Keep reading until the service ends the stream.
+      }
+    } catch {
+      // A cut connection ends it too.
+    }
+  })();
+  return { ended };
+}
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition never held");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("sharing a workspace by link", () => {
+  let t: TestService;
+  let id: string;
+  let other: string;
+  beforeAll(async () => {
+    t = await startTestService();
+    id = (await t.api.workspace.create.mutate({ name: "shared" })).id;
+    other = (await t.api.workspace.create.mutate({ name: "private" })).id;
+    await waitForStatus(t.api, id, "running");
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("a guest who joins with a name sees only the shared workspace, and the owner's list shows them and their open terminal", async () => {
+    const viewer = await t.api.share.create.mutate({ workspaceId: id, role: "viewer" });
+    const editor = await t.api.share.create.mutate({ workspaceId: id, role: "editor" });
+    expect(viewer.url.startsWith(`${t.url}/s/`)).toBe(true);
+    expect(viewer.expiresAt).toBeNull();
+    expect(editor.role).toBe("editor");
+
+    const res = await postShare(t.url, viewer.url.split("/s/")[1] ?? "", "  Ada  ");
+    expect(res.status).toBe(204);
+    const setCookie = res.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(/^coder_session=.+HttpOnly.+SameSite=Lax/);
+    const ada = setCookie.split(";")[0] ?? "";
+    const guest = trpcClient(t.url, ada);
+    expect((await guest.workspace.list.query()).map((w) => w.id)).toEqual([id]);
+    expect(await outcome(guest.workspace.get.query({ workspaceId: other }))).toBe("FORBIDDEN");
+
+    const term = await openTerminal(t.url, ada, id, "ada");
+    await until(async () => {
+      const links = await t.api.share.list.query({ workspaceId: id });
+      return links.find((l) => l.id === viewer.id)?.openConnections === 1;
+    });
+    const links = await t.api.share.list.query({ workspaceId: id });
+    expect(links.map((l) => [l.role, l.joined, l.revokedAt])).toEqual([
+      ["viewer", ["Ada"], null],
+      ["editor", [], null],
+    ]);
+    // The list never carries a secret.
+    expect(JSON.stringify(links)).not.toContain(viewer.url.split("/s/")[1]);
+    term.ws.close();
+  });
+
+  it("revoking a link closes its guest's open terminal with 'this link was revoked', ends their live updates and refuses their next request", async () => {
+    const link = await t.api.share.create.mutate({ workspaceId: id, role: "editor" });
+    const cookie = await joinShare(t.url, link.url, "Grace");
+    const term = await openTerminal(t.url, cookie, id, "grace");
+    const events = await openSubscription(t.url, cookie);
+    await until(
+      async () =>
+        (await t.api.share.list.query({ workspaceId: id })).find((l) => l.id === link.id)?.openConnections ===
+        2,
+    );
+    const closed = closeCode(term.ws, 1_000);
+    await t.api.share.revoke.mutate({ shareId: link.id });
+    expect(await closed).toBe(AccessCloseCode.LinkRevoked);
+    // The live subscription ends too (it would otherwise stay open for as long as the page does).
+    await events.ended;
+
+    expect(await outcome(trpcClient(t.url, cookie).workspace.list.query())).toBe("UNAUTHORIZED");
+    const again = await postShare(t.url, link.url.split("/s/")[1] ?? "", "Grace");
+    expect([again.status, await again.json()]).toEqual([403, { error: SHARE_LINK_REFUSED }]);
+    const listed = (await t.api.share.list.query({ workspaceId: id })).find((l) => l.id === link.id);
+    expect(listed?.revokedAt).not.toBeNull();
+  });
+
+  it("when a link expires its guest's terminal closes with 'this link expired' and no one can join any more", async () => {
+    const link = await t.api.share.create.mutate({ workspaceId: id, role: "viewer", expiresInSeconds: 2 });
+    const cookie = await joinShare(t.url, link.url, "Linus");
+    const term = await openTerminal(t.url, cookie, id, "linus");
+    // Expiry is seen by the sweeper (every half second) once the expiry time has passed.
+    expect(await closeCode(term.ws, 10_000)).toBe(AccessCloseCode.LinkExpired);
+
+    expect(await outcome(trpcClient(t.url, cookie).workspace.list.query())).toBe("UNAUTHORIZED");
+    const again = await postShare(t.url, link.url.split("/s/")[1] ?? "", "Linus");
+    expect([again.status, await again.json()]).toEqual([403, { error: SHARE_LINK_REFUSED }]);
+  });
+
+  it("a wrong secret gets the same plain message as a revoked or expired one", async () => {
+    const res = await postShare(t.url, "not-a-secret-of-any-link", "Mallory");
+    expect([res.status, await res.json()]).toEqual([403, { error: SHARE_LINK_REFUSED }]);
+  });
+
+  it("after its workspace is deleted a link lets no one in and its guests are out", async () => {
+    const doomed = (await t.api.workspace.create.mutate({ name: "doomed" })).id;
+    const link = await t.api.share.create.mutate({ workspaceId: doomed, role: "editor" });
+    const cookie = await joinShare(t.url, link.url, "Ken");
+    expect((await trpcClient(t.url, cookie).workspace.list.query()).map((w) => w.id)).toEqual([doomed]);
+
+    await t.api.workspace.delete.mutate({ workspaceId: doomed });
+    expect(await outcome(trpcClient(t.url, cookie).workspace.list.query())).toBe("UNAUTHORIZED");
+    // The link is kept, marked revoked, so it cannot come back with a workspace of the same id.
+    const [kept] = await t.api.share.list.query({ workspaceId: doomed });
+    expect(kept?.revokedAt).not.toBeNull();
+    const again = await postShare(t.url, link.url.split("/s/")[1] ?? "", "Ken");
+    expect([again.status, await again.json()]).toEqual([403, { error: SHARE_LINK_REFUSED }]);
+  });
+
+  it("guests cannot create, list or revoke links", async () => {
+    const link = await t.api.share.create.mutate({ workspaceId: id, role: "editor" });
+    const guest = trpcClient(t.url, await joinShare(t.url, link.url, "Eve"));
+    expect(
+      await Promise.all([
+        outcome(guest.share.create.mutate({ workspaceId: id, role: "editor" })),
+        outcome(guest.share.list.query({ workspaceId: id })),
+        outcome(guest.share.revoke.mutate({ shareId: link.id })),
+      ]),
+    ).toEqual(["FORBIDDEN", "FORBIDDEN", "FORBIDDEN"]);
+  });
+});

@@ -1,0 +1,247 @@
+import { randomBytes } from "node:crypto";
+import { AccessCloseCode } from "@coder/protocol";
+import type { Db } from "../db/database";
+import type { ConnectionRegistry } from "./connection-registry";
+import type { Principal } from "./principal";
+import { hashSecret, newSecret } from "./secrets";
+
+type GuestRole = "viewer" | "editor";
+type Guest = Extract<Principal, { kind: "guest" }>;
+
+/** A guest's login lasts as long as its link, and at most this long. */
+const GUEST_SESSION_DAYS = 30;
+
+export interface ShareLinkView {
+  id: string;
+  role: GuestRole;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  /** The names of the guests who joined through the link, oldest first. */
+  joined: string[];
+  /** How many sockets and subscriptions its guests hold open right now. */
+  openConnections: number;
+}
+
+/**
+ * Share links: a secret URL that lets a person join one workspace as viewer or editor under a
+ * name. The secret (256 random bits) and the guest's cookie are stored only as hashes. A revoked
+ * link stays as a marked row so it can be listed and never works again; revoking or expiry ends
+ * the guests' open connections (here at once, or in the sweeper's next pass).
+ */
+export class ShareLinks {
+  constructor(
+    private readonly db: Db,
+    private readonly connections: ConnectionRegistry,
+  ) {}
+
+  async create(
+    workspaceId: string,
+    role: GuestRole,
+    expiresInSeconds: number | undefined,
+  ): Promise<{ id: string; secret: string; role: GuestRole; expiresAt: string | null }> {
+    const secret = newSecret();
+    const id = randomBytes(9).toString("base64url");
+    const now = Date.now();
+    const expiresAt =
+      expiresInSeconds === undefined ? null : new Date(now + expiresInSeconds * 1000).toISOString();
+    await this.db
+      .insertInto("share_links")
+      .values({
+        id,
+        workspace_id: workspaceId,
+        role,
+        secret_hash: hashSecret(secret),
+        created_at: new Date(now).toISOString(),
+        expires_at: expiresAt,
+        revoked_at: null,
+      })
+      .execute();
+    return { id, secret, role, expiresAt };
+  }
+
+  async list(workspaceId: string): Promise<ShareLinkView[]> {
+    const links = await this.db
+      .selectFrom("share_links")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .orderBy("created_at")
+      .execute();
+    const guests = await this.db
+      .selectFrom("guest_sessions")
+      .innerJoin("share_links", "share_links.id", "guest_sessions.share_id")
+      .select(["guest_sessions.share_id", "guest_sessions.name"])
+      .where("share_links.workspace_id", "=", workspaceId)
+      .orderBy("guest_sessions.created_at")
+      .execute();
+    const open = new Map<string, number>();
+    for (const { principal, open: n } of this.connections.holders()) {
+      if (principal.kind === "guest") open.set(principal.shareId, (open.get(principal.shareId) ?? 0) + n);
+    }
+    return links.map((l) => ({
+      id: l.id,
+      role: l.role,
+      createdAt: l.created_at,
+      expiresAt: l.expires_at,
+      revokedAt: l.revoked_at,
+      joined: guests.filter((g) => g.share_id === l.id).map((g) => g.name),
+      openConnections: open.get(l.id) ?? 0,
+    }));
+  }
+
+  /** The workspace a link belongs to, or null when there is no such link. */
+  async workspaceOf(shareId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("share_links")
+      .select("workspace_id")
+      .where("id", "=", shareId)
+      .executeTakeFirst();
+    return row?.workspace_id ?? null;
+  }
+
+  /** Marks the link revoked (kept, never deleted) and ends its guests' connections at once. */
+  async revoke(shareId: string): Promise<void> {
+    await this.db
+      .updateTable("share_links")
+      .set({ revoked_at: new Date().toISOString() })
+      .where("id", "=", shareId)
+      .where("revoked_at", "is", null)
+      .execute();
+    this.endGuests((g) => g.shareId === shareId, AccessCloseCode.LinkRevoked);
+  }
+
+  /** Revokes every link of a workspace (before it is deleted). */
+  async revokeWorkspace(workspaceId: string): Promise<void> {
+    await this.db
+      .updateTable("share_links")
+      .set({ revoked_at: new Date().toISOString() })
+      .where("workspace_id", "=", workspaceId)
+      .where("revoked_at", "is", null)
+      .execute();
+    this.endGuests((g) => g.workspaceId === workspaceId, AccessCloseCode.LinkRevoked);
+  }
+
+  /**
+   * A new guest session for `secret` under `name`: the cookie to set, or null when the link is
+   * unknown, revoked, expired or its workspace is gone (one answer for all of them).
+   */
+  async join(secret: string, name: string): Promise<{ cookie: string; maxAgeSeconds: number } | null> {
+    const now = new Date();
+    const link = await this.usable()
+      .select(["share_links.id", "share_links.expires_at"])
+      .where("share_links.secret_hash", "=", hashSecret(secret))
+      .where((eb) =>
+        eb.or([
+          eb("share_links.expires_at", "is", null),
+          eb("share_links.expires_at", ">", now.toISOString()),
+        ]),
+      )
+      .executeTakeFirst();
+    if (!link) return null;
+    const longest = now.getTime() + GUEST_SESSION_DAYS * 86_400_000;
+    const expires = Math.min(longest, link.expires_at ? Date.parse(link.expires_at) : longest);
+    const cookie = newSecret();
+    await this.db
+      .insertInto("guest_sessions")
+      .values({
+        id_hash: hashSecret(cookie),
+        share_id: link.id,
+        name,
+        created_at: now.toISOString(),
+        expires_at: new Date(expires).toISOString(),
+      })
+      .execute();
+    return { cookie, maxAgeSeconds: Math.max(1, Math.floor((expires - now.getTime()) / 1000)) };
+  }
+
+  /** The guest a cookie hash belongs to, while its session, link and workspace all still hold. */
+  async guest(sessionId: string): Promise<Guest | null> {
+    const now = new Date().toISOString();
+    const row = await this.usable()
+      .innerJoin("guest_sessions", "guest_sessions.share_id", "share_links.id")
+      .select(["share_links.id", "share_links.workspace_id", "share_links.role", "guest_sessions.name"])
+      .where("guest_sessions.id_hash", "=", sessionId)
+      .where("guest_sessions.expires_at", ">", now)
+      .where((eb) =>
+        eb.or([eb("share_links.expires_at", "is", null), eb("share_links.expires_at", ">", now)]),
+      )
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      kind: "guest",
+      sessionId,
+      shareId: row.id,
+      workspaceId: row.workspace_id,
+      name: row.name,
+      role: row.role,
+    };
+  }
+
+  /**
+   * Ends the connections of guests whose link was revoked (elsewhere), expired, or whose session
+   * or workspace is gone; returns how many guests that was. Run by the sweeper: expiry has no event.
+   */
+  async endLostGuests(): Promise<number> {
+    const held = this.connections
+      .holders()
+      .flatMap(({ principal }) => (principal.kind === "guest" ? [principal] : []));
+    if (held.length === 0) return 0;
+    const now = new Date().toISOString();
+    const rows = await this.db
+      .selectFrom("guest_sessions")
+      .innerJoin("share_links", "share_links.id", "guest_sessions.share_id")
+      .leftJoin("workspaces", "workspaces.id", "share_links.workspace_id")
+      .select([
+        "guest_sessions.id_hash",
+        "guest_sessions.expires_at as session_expires",
+        "share_links.expires_at",
+        "share_links.revoked_at",
+        "workspaces.id as workspace",
+      ])
+      .where(
+        "guest_sessions.id_hash",
+        "in",
+        held.map((g) => g.sessionId),
+      )
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id_hash, r]));
+    let lost = 0;
+    for (const guest of held) {
+      const row = byId.get(guest.sessionId);
+      const code = !row
+        ? AccessCloseCode.LoggedOut
+        : row.revoked_at !== null
+          ? AccessCloseCode.LinkRevoked
+          : row.expires_at !== null && row.expires_at <= now
+            ? AccessCloseCode.LinkExpired
+            : row.workspace === null
+              ? AccessCloseCode.NoWorkspace
+              : row.session_expires <= now
+                ? AccessCloseCode.LoggedOut
+                : null;
+      if (code === null) continue;
+      this.connections.end(guest, code);
+      lost++;
+    }
+    return lost;
+  }
+
+  /** Deletes guest sessions that have expired (their links stay). */
+  async purgeExpired(): Promise<void> {
+    await this.db.deleteFrom("guest_sessions").where("expires_at", "<=", new Date().toISOString()).execute();
+  }
+
+  /** Links not revoked whose workspace still exists. */
+  private usable() {
+    return this.db
+      .selectFrom("share_links")
+      .innerJoin("workspaces", "workspaces.id", "share_links.workspace_id")
+      .where("share_links.revoked_at", "is", null);
+  }
+
+  private endGuests(match: (guest: Guest) => boolean, code: AccessCloseCode): void {
+    for (const { principal } of this.connections.holders()) {
+      if (principal.kind === "guest" && match(principal)) this.connections.end(principal, code);
+    }
+  }
+}
