@@ -1,28 +1,17 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
-import { launchBrowser } from "./support/browser";
-import { type Stack, startStack } from "./support/stack";
+import { useStackAndBrowser } from "./support/stack-and-browser";
 
 describe("joining a workspace through a share link", () => {
-  let stack: Stack;
-  let browser: Browser;
-  beforeAll(async () => {
-    stack = await startStack();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const ide = useStackAndBrowser();
 
   it("a guest opens the link, gives a name and lands in the shared workspace, and the owner sees them joined", async () => {
-    const owner = trpcClient(stack.url, await login(stack.url, stack.token));
+    const owner = trpcClient(ide.stack.url, await login(ide.stack.url, ide.stack.token));
     const { id } = await owner.workspace.create.mutate({ name: "shared" });
     await waitForStatus(owner, id, "running");
     const link = await owner.share.create.mutate({ workspaceId: id, role: "viewer" });
 
-    const guest = await browser.newContext();
+    const guest = await ide.browser.newContext();
     const page = await guest.newPage();
     await page.goto(link.url);
     await page.getByTestId("join-name").fill("Ada");
@@ -34,9 +23,9 @@ describe("joining a workspace through a share link", () => {
   });
 
   it("a wrong link says plainly that it is not valid", async () => {
-    const guest = await browser.newContext();
+    const guest = await ide.browser.newContext();
     const page = await guest.newPage();
-    await page.goto(`${stack.url}/s/notasecretofanylink`);
+    await page.goto(`${ide.stack.url}/s/notasecretofanylink`);
     await page.getByTestId("join-name").fill("Mallory");
     await page.getByTestId("join-submit").click();
     await expect
