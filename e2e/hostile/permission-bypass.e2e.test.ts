@@ -1,8 +1,7 @@
 import type { StoredSessionEvent } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectEvents, type EventLogView } from "../../apps/sandbox/src/agent/testing/event-view";
+import type { EventLogView } from "../../apps/sandbox/src/agent/testing/event-view";
 import { type ScriptedAgent, startScriptedAgent } from "../../apps/sandbox/src/agent/testing/scripted-agent";
-import { sessionEventStream } from "../../apps/sandbox/src/agent/testing/sse-events";
 import { execIn, type TestService } from "../../apps/sandbox/src/testing/harness";
 import type { ModelServer } from "../support/model-server";
 
@@ -32,10 +31,7 @@ describe("a hostile agent behind an always-allowed command", () => {
     await agent?.close();
   });
 
-  async function session(): Promise<{ id: string; events: EventLogView }> {
-    const { id } = await t.api.session.create.mutate({ workspaceId });
-    return { id, events: collectEvents(sessionEventStream(t.url, t.cookie, id, streams.signal)) };
-  }
+  const session = () => agent.session(streams.signal);
 
   /** The n-th approval the session asked for, or undefined if the prompt ended (or checked) first. */
   async function nthAsk(events: EventLogView, n: number, endsWith: string): Promise<Asked | undefined> {

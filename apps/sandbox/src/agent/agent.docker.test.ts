@@ -36,11 +36,7 @@ describe("the agent in a real workspace", () => {
     await agent?.close();
   });
 
-  /** A new session and its events as the browser receives them (SSE). */
-  async function session(): Promise<{ id: string; events: EventLogView }> {
-    const { id } = await t.api.session.create.mutate({ workspaceId });
-    return { id, events: collectEvents(sessionEventStream(t.url, t.cookie, id, streams.signal)) };
-  }
+  const session = () => agent.session(streams.signal);
 
   const finished = (events: EventLogView, turnId: string) =>
     events.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId, 60_000);

@@ -7,12 +7,16 @@ import {
   startModelServer,
 } from "../../../../../e2e/support/model-server";
 import { startTestService, type TestService, waitForStatus } from "../../testing/harness";
+import { collectEvents, type EventLogView } from "./event-view";
+import { sessionEventStream } from "./sse-events";
 
 export interface ScriptedAgent {
   model: ModelServer;
   t: TestService;
   /** A running workspace, made for the test. */
   workspaceId: string;
+  /** A new session in the workspace and its events as the browser receives them (SSE), until `signal`. */
+  session(signal: AbortSignal): Promise<{ id: string; events: EventLogView }>;
   close(): Promise<void>;
 }
 
@@ -52,7 +56,11 @@ export async function startScriptedAgent(options: ScriptedAgentOptions): Promise
     const workspaceId = (await t.api.workspace.create.mutate({ name: options.workspaceName })).id;
     await waitForStatus(t.api, workspaceId, "running");
     const started = t;
-    return { model, t: started, workspaceId, close: () => close(started) };
+    const session = async (signal: AbortSignal) => {
+      const { id } = await started.api.session.create.mutate({ workspaceId });
+      return { id, events: collectEvents(sessionEventStream(started.url, started.cookie, id, signal)) };
+    };
+    return { model, t: started, workspaceId, session, close: () => close(started) };
   } catch (err) {
     await close(t);
     throw err;
