@@ -113,11 +113,26 @@ export class AuthService {
     return row ? { kind: "owner", sessionId: row.id_hash } : this.shares.guest(sessionId);
   }
 
+  /**
+   * Why a cookie that no longer signs anyone in stopped working, when the page can be told more
+   * than "log in": a guest's link was revoked or expired, or its workspace deleted.
+   */
+  async whyEnded(cookie: string | undefined): Promise<AccessCloseCode | null> {
+    if (!cookie) return null;
+    const code = await this.shares.whyEnded(hashSecret(cookie));
+    return code === AccessCloseCode.LoggedOut ? null : code;
+  }
+
   /** Logout: the cookie is refused from now on and what it opened is closed. */
   async endSession(cookie: string): Promise<void> {
-    const sessionId = hashSecret(cookie);
-    await this.db.deleteFrom("login_sessions").where("id_hash", "=", sessionId).execute();
-    this.endConnections(sessionId);
+    const who = await this.session(cookie);
+    if (!who) return;
+    if (who.kind === "owner") {
+      await this.db.deleteFrom("login_sessions").where("id_hash", "=", who.sessionId).execute();
+    } else {
+      await this.shares.endGuestSession(who.sessionId);
+    }
+    this.connections.end(who, AccessCloseCode.LoggedOut);
   }
 
   /**

@@ -39,3 +39,8 @@ export function serviceRole(principal: Principal): Role {
 
 /** Connections below this role only watch: no keystrokes, no edits. */
 export const WRITE_ROLE: Role = "editor";
+
+/** The name other people see for `principal` (the owner has no name of their own). */
+export function displayName(principal: Principal): string {
+  return principal.kind === "owner" ? "Owner" : principal.name;
+}

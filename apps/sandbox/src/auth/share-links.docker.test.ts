@@ -171,4 +171,55 @@ describe("sharing a workspace by link", () => {
       ]),
     ).toEqual(["FORBIDDEN", "FORBIDDEN", "FORBIDDEN"]);
   });
+
+  it("the join page learns which workspace and role a link opens, and a revoked link's guest is told why when refused", async () => {
+    const link = await t.api.share.create.mutate({ workspaceId: id, role: "editor" });
+    const secret = link.url.split("/s/")[1] ?? "";
+    const preview = (s: string) =>
+      fetch(`${t.url}/auth/share/preview`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: t.url },
+        body: JSON.stringify({ secret: s }),
+      });
+    const res = await preview(secret);
+    expect([res.status, await res.json()]).toEqual([200, { workspace: "shared", role: "editor" }]);
+    const wrong = await preview("not-a-secret");
+    expect([wrong.status, await wrong.json()]).toEqual([403, { error: SHARE_LINK_REFUSED }]);
+
+    const cookie = await joinShare(t.url, link.url, "Ida");
+    await t.api.share.revoke.mutate({ shareId: link.id });
+    const refused = await fetch(`${t.url}/api/trpc/workspace.list`, { headers: { cookie } });
+    const body = (await refused.json()) as {
+      error: { message: string; data: { code: string; accessCode: number } };
+    };
+    expect([refused.status, body.error.message, body.error.data.code, body.error.data.accessCode]).toEqual([
+      401,
+      "This link was revoked.",
+      "UNAUTHORIZED",
+      AccessCloseCode.LinkRevoked,
+    ]);
+    // The IDE's pages send the guest to a page that says so, not to a login they cannot use.
+    const page = await fetch(`${t.url}/w/${id}`, { headers: { cookie }, redirect: "manual" });
+    expect([page.status, page.headers.get("location")]).toEqual([
+      302,
+      `/ended?code=${AccessCloseCode.LinkRevoked}`,
+    ]);
+    expect((await preview(secret)).status).toBe(403);
+  });
+
+  it("a guest's name shows without control or direction characters, and leaving ends the guest's session and sockets", async () => {
+    const link = await t.api.share.create.mutate({ workspaceId: id, role: "viewer" });
+    // A right-to-left override would make the name read as someone else's in every list.
+    const cookie = await joinShare(t.url, link.url, "\u202eniamdA\u0007 ");
+    const [listed] = (await t.api.share.list.query({ workspaceId: id })).filter((l) => l.id === link.id);
+    expect(listed?.joined).toEqual(["niamdA"]);
+    expect((await postShare(t.url, link.url.split("/s/")[1] ?? "", "\u200b\u202e")).status).toBe(400);
+
+    const { ws } = await openTerminal(t.url, cookie, id, "leaving");
+    const closed = closeCode(ws, 10_000);
+    const out = await fetch(`${t.url}/auth/logout`, { method: "POST", headers: { cookie, origin: t.url } });
+    expect(out.status).toBe(204);
+    expect(await closed).toBe(AccessCloseCode.LoggedOut);
+    expect(await outcome(trpcClient(t.url, cookie).workspace.list.query())).toBe("UNAUTHORIZED");
+  });
 });

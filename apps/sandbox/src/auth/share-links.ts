@@ -127,16 +127,7 @@ export class ShareLinks {
    */
   async join(secret: string, name: string): Promise<{ cookie: string; maxAgeSeconds: number } | null> {
     const now = new Date();
-    const link = await this.usable()
-      .select(["share_links.id", "share_links.expires_at"])
-      .where("share_links.secret_hash", "=", hashSecret(secret))
-      .where((eb) =>
-        eb.or([
-          eb("share_links.expires_at", "is", null),
-          eb("share_links.expires_at", ">", now.toISOString()),
-        ]),
-      )
-      .executeTakeFirst();
+    const link = await this.open(secret, now);
     if (!link) return null;
     const longest = now.getTime() + GUEST_SESSION_DAYS * 86_400_000;
     const expires = Math.min(longest, link.expires_at ? Date.parse(link.expires_at) : longest);
@@ -152,6 +143,31 @@ export class ShareLinks {
       })
       .execute();
     return { cookie, maxAgeSeconds: Math.max(1, Math.floor((expires - now.getTime()) / 1000)) };
+  }
+
+  /** What a link opens (for its join page), or null when it would not let anyone in. */
+  async preview(secret: string): Promise<{ workspace: string; role: GuestRole } | null> {
+    const link = await this.open(secret, new Date());
+    return link ? { workspace: link.workspace, role: link.role } : null;
+  }
+
+  /** The link `secret` belongs to while it lets people in: not revoked, not expired, its workspace there. */
+  private open(secret: string, now: Date) {
+    return this.usable()
+      .select([
+        "share_links.id",
+        "share_links.expires_at",
+        "share_links.role",
+        "workspaces.name as workspace",
+      ])
+      .where("share_links.secret_hash", "=", hashSecret(secret))
+      .where((eb) =>
+        eb.or([
+          eb("share_links.expires_at", "is", null),
+          eb("share_links.expires_at", ">", now.toISOString()),
+        ]),
+      )
+      .executeTakeFirst();
   }
 
   /** The guest a cookie hash belongs to, while its session, link and workspace all still hold. */
@@ -186,6 +202,28 @@ export class ShareLinks {
       .holders()
       .flatMap(({ principal }) => (principal.kind === "guest" ? [principal] : []));
     if (held.length === 0) return 0;
+    const reasons = await this.endReasons(held.map((g) => g.sessionId));
+    let lost = 0;
+    for (const guest of held) {
+      const code = reasons.get(guest.sessionId);
+      if (code === null) continue;
+      // A session that is gone altogether (undefined) was logged out.
+      this.connections.end(guest, code ?? AccessCloseCode.LoggedOut);
+      lost++;
+    }
+    return lost;
+  }
+
+  /**
+   * Why a guest session no longer gives access (its link revoked or expired, its workspace gone),
+   * so the guest's page can say so; null when the session is not a guest's or still holds.
+   */
+  async whyEnded(sessionId: string): Promise<AccessCloseCode | null> {
+    return (await this.endReasons([sessionId])).get(sessionId) ?? null;
+  }
+
+  /** For each guest session found: why it ended, or null while it holds. */
+  private async endReasons(sessionIds: string[]): Promise<Map<string, AccessCloseCode | null>> {
     const now = new Date().toISOString();
     const rows = await this.db
       .selectFrom("guest_sessions")
@@ -198,32 +236,32 @@ export class ShareLinks {
         "share_links.revoked_at",
         "workspaces.id as workspace",
       ])
-      .where(
-        "guest_sessions.id_hash",
-        "in",
-        held.map((g) => g.sessionId),
-      )
+      .where("guest_sessions.id_hash", "in", sessionIds)
       .execute();
-    const byId = new Map(rows.map((r) => [r.id_hash, r]));
-    let lost = 0;
-    for (const guest of held) {
-      const row = byId.get(guest.sessionId);
-      const code = !row
-        ? AccessCloseCode.LoggedOut
-        : row.revoked_at !== null
-          ? AccessCloseCode.LinkRevoked
-          : row.expires_at !== null && row.expires_at <= now
-            ? AccessCloseCode.LinkExpired
-            : row.workspace === null
-              ? AccessCloseCode.NoWorkspace
-              : row.session_expires <= now
-                ? AccessCloseCode.LoggedOut
-                : null;
-      if (code === null) continue;
-      this.connections.end(guest, code);
-      lost++;
-    }
-    return lost;
+    return new Map(
+      rows.map((row) => {
+        const code =
+          row.revoked_at !== null
+            ? AccessCloseCode.LinkRevoked
+            : row.expires_at !== null && row.expires_at <= now
+              ? AccessCloseCode.LinkExpired
+              : row.workspace === null
+                ? AccessCloseCode.NoWorkspace
+                : row.session_expires <= now
+                  ? AccessCloseCode.LoggedOut
+                  : null;
+        return [row.id_hash, code];
+      }),
+    );
+  }
+
+  /** A guest left: their cookie stops working now (the row stays, so the link still lists them). */
+  async endGuestSession(sessionId: string): Promise<void> {
+    await this.db
+      .updateTable("guest_sessions")
+      .set({ expires_at: new Date().toISOString() })
+      .where("id_hash", "=", sessionId)
+      .execute();
   }
 
   /** Deletes guest sessions that have expired (their links stay). */

@@ -5,10 +5,17 @@ import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from 
 import type { FailureBackoff } from "./failure-backoff";
 
 const loginBody = z.object({ token: z.string().trim().min(1, "enter the login token").max(200) });
-const joinBody = z.object({
-  secret: z.string().max(200),
-  name: z.string().trim().min(1, "enter your name").max(64, "a name has at most 64 characters"),
-});
+/**
+ * A guest's display name as everyone will see it: control and format characters (bidi overrides,
+ * zero-width joiners, escapes) are dropped, so a name cannot disguise itself or another's.
+ */
+const displayName = z
+  .string()
+  .max(1000)
+  .transform((name) => name.replace(/[\p{Cc}\p{Cf}]/gu, "").trim())
+  .pipe(z.string().min(1, "enter your name").max(64, "a name has at most 64 characters"));
+const secretBody = z.object({ secret: z.string().max(200) });
+const joinBody = secretBody.extend({ name: displayName });
 
 /** One answer for a wrong, expired or revoked link, so the answer tells nothing about which. */
 export const SHARE_LINK_REFUSED = "this link is not valid: it may have been revoked or expired";
@@ -51,8 +58,27 @@ async function jsonBody<T>(
 }
 
 /**
- * `/auth/login`, `/auth/ticket`, `/auth/logout` and `/auth/share` (a guest joins through a share
- * link). Returns false when the path is not one of them.
+ * Runs a share-link lookup for the request's client address, held back by that address's earlier
+ * failures; a null answer counts as one more failure.
+ */
+async function slowedOnFailure<T>(
+  req: IncomingMessage,
+  backoff: FailureBackoff,
+  lookup: () => Promise<T | null>,
+): Promise<T | null> {
+  const address = req.socket.remoteAddress ?? "unknown";
+  const delay = backoff.delayFor(address);
+  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+  const found = await lookup();
+  if (found === null) backoff.fail(address);
+  else backoff.succeed(address);
+  return found;
+}
+
+/**
+ * `/auth/login`, `/auth/ticket`, `/auth/logout`, `/auth/share` (a guest joins through a share
+ * link) and `/auth/share/preview` (what a link opens, for its join page). Returns false when the
+ * path is not one of them.
  */
 export async function handleAuthRoute(
   req: IncomingMessage,
@@ -62,19 +88,22 @@ export async function handleAuthRoute(
   secureCookies: boolean,
   backoff: FailureBackoff,
 ): Promise<boolean> {
+  if (url.pathname === "/auth/share/preview" && req.method === "POST") {
+    const body = await jsonBody(req, res, secretBody);
+    if (!body) return true;
+    const preview = await slowedOnFailure(req, backoff, () => auth.shares.preview(body.secret));
+    if (preview) json(res, 200, preview);
+    else json(res, 403, { error: SHARE_LINK_REFUSED });
+    return true;
+  }
   if (url.pathname === "/auth/share" && req.method === "POST") {
     const body = await jsonBody(req, res, joinBody);
     if (!body) return true;
-    const address = req.socket.remoteAddress ?? "unknown";
-    const delay = backoff.delayFor(address);
-    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    const session = await auth.shares.join(body.secret, body.name);
+    const session = await slowedOnFailure(req, backoff, () => auth.shares.join(body.secret, body.name));
     if (!session) {
-      backoff.fail(address);
       json(res, 403, { error: SHARE_LINK_REFUSED });
       return true;
     }
-    backoff.succeed(address);
     res.writeHead(204, { "set-cookie": sessionCookie(session.cookie, session.maxAgeSeconds, secureCookies) });
     res.end();
     return true;

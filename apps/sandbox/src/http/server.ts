@@ -5,6 +5,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import { PresenceBoard } from "../presence/presence-board";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceDriver } from "../workspaces/driver";
@@ -33,10 +34,14 @@ export interface ServerDeps {
   log: (line: string) => void;
 }
 
-/** Pages anyone may load: the login page, a share link's join page and the static assets they need. */
+/**
+ * Pages anyone may load: the login page, a share link's join page, the page saying a guest's
+ * access ended, and the static assets they need.
+ */
 function isPublicPage(pathname: string): boolean {
   return (
     pathname === "/login" ||
+    pathname === "/ended" ||
     /^\/s\/[A-Za-z0-9_-]{1,200}$/.test(pathname) ||
     pathname.startsWith("/_next/") ||
     pathname === "/favicon.ico"
@@ -76,6 +81,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const allowedHosts = new Set(deps.allowedHosts);
   const principal = (req: IncomingMessage) => auth.session(readCookie(req, SESSION_COOKIE));
   const shareFailures = new FailureBackoff();
+  const presence = new PresenceBoard();
 
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -90,6 +96,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       const origin = `${deps.secureCookies ? "https" : "http"}://${req.headers.host}`;
       return {
         principal: caller,
+        ended: caller ? null : await auth.whyEnded(readCookie(req, SESSION_COOKIE)),
+        presence,
         workspaces,
         agent,
         shares: auth.shares,
@@ -132,7 +140,9 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       return;
     }
     if (!isPublicPage(url.pathname) && !(await principal(req))) {
-      res.writeHead(302, { location: "/login" }).end();
+      // A guest whose link ended learns why, instead of meeting a login they cannot use.
+      const ended = await auth.whyEnded(readCookie(req, SESSION_COOKIE));
+      res.writeHead(302, { location: ended ? `/ended?code=${ended}` : "/login" }).end();
       return;
     }
     if (!deps.webUpstream) {

@@ -1,4 +1,10 @@
-import { type LspServerConfig, sessionId, workspaceId } from "@coder/protocol";
+import {
+  type AccessCloseCode,
+  accessRefusal,
+  type LspServerConfig,
+  sessionId,
+  workspaceId,
+} from "@coder/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
@@ -6,12 +12,16 @@ import { AgentError } from "../agent/errors";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
+import type { PresenceBoard } from "../presence/presence-board";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
 
 export interface Context {
   /** Who is calling: null without a valid session cookie. */
   principal: Principal | null;
+  /** Without a principal: why the cookie stopped working, when the page can say more than "log in". */
+  ended: AccessCloseCode | null;
+  presence: PresenceBoard;
   workspaces: WorkspaceService;
   agent: AgentService;
   shares: ShareLinks;
@@ -38,6 +48,14 @@ export interface Meta {
   access: Access;
 }
 
+/** A refused call whose cookie ended for a reason the page shows (a revoked or expired link). */
+class AccessEndedError extends Error {
+  constructor(readonly code: AccessCloseCode) {
+    super(accessRefusal(code)?.message ?? "log in first");
+    this.name = "AccessEndedError";
+  }
+}
+
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
@@ -49,6 +67,10 @@ const t = initTRPC
       client: { reconnectAfterInactivityMs: 40_000 },
     },
     errorFormatter({ shape, error }) {
+      // The close code tells the page which notice to show instead of sending a guest to the login.
+      if (error.cause instanceof AccessEndedError) {
+        return { ...shape, data: { ...shape.data, accessCode: error.cause.code } };
+      }
       // Validation failures become one readable sentence per field instead of a JSON dump.
       const cause = error.cause as { issues?: { path: PropertyKey[]; message: string }[] } | undefined;
       if (error.code === "BAD_REQUEST" && cause?.issues) {
@@ -103,14 +125,21 @@ const mapErrors = t.middleware(async ({ next }) => {
 
 /** Narrows `ctx.principal`: a call without a session stops here. */
 const signedIn = t.middleware(({ ctx, next }) => {
-  if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "log in first" });
+  if (!ctx.principal) {
+    if (ctx.ended === null) throw new TRPCError({ code: "UNAUTHORIZED", message: "log in first" });
+    const cause = new AccessEndedError(ctx.ended);
+    throw new TRPCError({ code: "UNAUTHORIZED", message: cause.message, cause });
+  }
   return next({ ctx: { principal: ctx.principal } });
 });
 
 const base = t.procedure.use(signedIn).use(mapErrors);
 
-/** The one role check: `principal` may act as `needed` on `workspace` (null: the service itself). */
-function authorize(principal: Principal, needed: Role, workspace: string | null): void {
+/**
+ * The one role check: `principal` may act as `needed` on `workspace` (null: the service itself).
+ * Returns the principal's role there.
+ */
+function authorize(principal: Principal, needed: Role, workspace: string | null): Role {
   const role = workspace === null ? serviceRole(principal) : roleOn(principal, workspace);
   if (role === null) {
     throw new TRPCError({ code: "FORBIDDEN", message: "you have no access to that workspace" });
@@ -118,6 +147,7 @@ function authorize(principal: Principal, needed: Role, workspace: string | null)
   if (!roleAllows(role, needed)) {
     throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${needed} role; you are ${role}` });
   }
+  return role;
 }
 
 /** Any signed-in principal, for what belongs to no one workspace (lists filter by principal). */
@@ -140,8 +170,8 @@ export function workspaceProcedure(role: Role) {
     .meta({ access: { role, on: "workspace" } })
     .input(z.object({ workspaceId }))
     .use(({ ctx, input, next }) => {
-      authorize(ctx.principal, role, input.workspaceId);
-      return next({ ctx: { workspaceId: input.workspaceId } });
+      const held = authorize(ctx.principal, role, input.workspaceId);
+      return next({ ctx: { workspaceId: input.workspaceId, role: held } });
     });
 }
 

@@ -27,6 +27,7 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "workspace.list": "viewer on service",
   "workspace.events": "viewer on service",
   "workspace.get": "viewer on workspace",
+  "workspace.access": "viewer on workspace",
   "workspace.create": "owner on service",
   "workspace.start": "owner on workspace",
   "workspace.stop": "owner on workspace",
@@ -58,6 +59,8 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "share.create": "owner on workspace",
   "share.list": "owner on workspace",
   "share.revoke": "owner on service",
+  "presence.watch": "viewer on workspace",
+  "presence.openFile": "viewer on workspace",
 };
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
@@ -149,6 +152,7 @@ describe("who may call each procedure", () => {
         turnId: "nosuchturn0",
         requestId: "nosuchrequest0",
         path: "x",
+        clientId: "rolestest0",
         lastEventId: "1",
       };
       const outcome: Record<string, string> = {};
@@ -205,6 +209,7 @@ describe("what a guest may call", () => {
         requestId: "nosuchrequest0",
         shareId: "nosuchshare0",
         path: "x",
+        clientId: "rolestest0",
         lastEventId: "0",
       };
       const outcome: Record<string, string> = {};

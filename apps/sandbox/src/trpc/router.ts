@@ -1,6 +1,7 @@
 import { router } from "./init";
 import { filesRouter } from "./routers/files";
 import { lspRouter } from "./routers/lsp";
+import { presenceRouter } from "./routers/presence";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
 import { toolsRouter } from "./routers/tools";
@@ -14,6 +15,7 @@ export const appRouter = router({
   models: modelsRouter,
   lsp: lspRouter,
   share: shareRouter,
+  presence: presenceRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,6 +2,7 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
+import { AccessEndedNotice } from "../components/access/AccessEndedNotice";
 import { ToastProvider } from "../components/toast/Toasts";
 import { ToastStore } from "../components/toast/toast-store";
 import { redirectIfLoggedOut } from "../lib/auth/session-expiry";
@@ -38,6 +39,7 @@ export function Providers({ children }: { children: ReactNode }) {
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
           {children}
+          <AccessEndedNotice />
         </TRPCProvider>
       </QueryClientProvider>
     </ToastProvider>

@@ -1,7 +1,7 @@
 import { createWorkspaceInput, type WorkspaceEvent } from "@coder/protocol";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { type Principal, roleOn } from "../../auth/principal";
+import { displayName, type Principal, roleOn } from "../../auth/principal";
 import { ownerProcedure, router, signedInProcedure, workspaceProcedure } from "../init";
 
 /** Whether `principal` may see an event of the workspace list (a guest sees only their workspace). */
@@ -16,6 +16,12 @@ export const workspaceRouter = router({
     (await ctx.workspaces.list()).filter((w) => roleOn(ctx.principal, w.id) !== null),
   ),
   get: workspaceProcedure("viewer").query(({ ctx, input }) => ctx.workspaces.get(input.workspaceId)),
+  /** Who the caller is on this workspace, so the page offers only what their role allows. */
+  access: workspaceProcedure("viewer").query(({ ctx }) => ({
+    role: ctx.role,
+    kind: ctx.principal.kind,
+    name: displayName(ctx.principal),
+  })),
   create: ownerProcedure
     .input(createWorkspaceInput)
     .mutation(({ ctx, input }) => ctx.workspaces.create(input)),

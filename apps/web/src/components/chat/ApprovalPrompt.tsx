@@ -3,11 +3,16 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
 
-/** The agent asks before it acts: once, always for this session, or no (with a word for the agent). */
+/**
+ * The agent asks before it acts: once, always for this session, or no (with a word for the agent).
+ * A viewer sees the request but cannot answer it.
+ */
 export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
   const trpc = useTRPC();
+  const canAnswer = useCanEdit();
   const respond = useMutation(trpc.session.respond.mutationOptions());
   const [message, setMessage] = useState("");
   const reply = (answer: ApprovalReply) =>
@@ -23,44 +28,51 @@ export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
         The agent wants to run <code>{request.tool}</code>: {request.title}
       </div>
       {request.patterns.length > 0 && <pre className={styles.output}>{request.patterns.join("\n")}</pre>}
-      <input
-        type="text"
-        data-testid="approval-message"
-        placeholder="Optional: why not, or what to do instead (sent with Reject)"
-        value={message}
-        onChange={(e) => setMessage(e.target.value)}
-      />
-      <div className={styles.promptActions}>
-        <button
-          type="button"
-          className="button primary"
-          data-testid="approval-once"
-          disabled={respond.isPending}
-          onClick={() => reply("once")}
-        >
-          Allow once
-        </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="approval-always"
-          disabled={respond.isPending}
-          title={request.always.length ? `Allows ${request.always.join(", ")} for this session` : undefined}
-          onClick={() => reply("always")}
-        >
-          Always in this session
-        </button>
-        <button
-          type="button"
-          className="button danger"
-          data-testid="approval-reject"
-          disabled={respond.isPending}
-          onClick={() => reply("reject")}
-        >
-          Reject
-        </button>
-      </div>
-      {respond.isError && <div className={styles.toolError}>{errorMessage(respond.error)}</div>}
+      {!canAnswer && <div className={styles.muted}>Waiting for an owner or editor to answer.</div>}
+      {canAnswer && (
+        <>
+          <input
+            type="text"
+            data-testid="approval-message"
+            placeholder="Optional: why not, or what to do instead (sent with Reject)"
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          <div className={styles.promptActions}>
+            <button
+              type="button"
+              className="button primary"
+              data-testid="approval-once"
+              disabled={respond.isPending}
+              onClick={() => reply("once")}
+            >
+              Allow once
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-testid="approval-always"
+              disabled={respond.isPending}
+              title={
+                request.always.length ? `Allows ${request.always.join(", ")} for this session` : undefined
+              }
+              onClick={() => reply("always")}
+            >
+              Always in this session
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              data-testid="approval-reject"
+              disabled={respond.isPending}
+              onClick={() => reply("reject")}
+            >
+              Reject
+            </button>
+          </div>
+          {respond.isError && <div className={styles.toolError}>{errorMessage(respond.error)}</div>}
+        </>
+      )}
     </div>
   );
 }

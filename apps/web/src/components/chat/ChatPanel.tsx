@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { useCanEdit } from "../access/workspace-access";
 import { Conversation } from "./Conversation";
 import styles from "./chat.module.css";
 import { SessionList } from "./SessionList";
@@ -18,6 +19,7 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
   const sessions = useQuery(trpc.session.list.queryOptions({ workspaceId }));
   const models = useQuery(trpc.models.list.queryOptions());
   const [chosen, setChosen] = useState<string | null>(null);
+  const canStart = useCanEdit();
 
   useEffect(() => {
     setChosen(localStorage.getItem(storageKey(workspaceId)));
@@ -53,7 +55,7 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
         sessions={list}
         current={current}
         onChoose={choose}
-        onCreate={() => create.mutate({ workspaceId, agent: "build" })}
+        onCreate={canStart ? () => create.mutate({ workspaceId, agent: "build" }) : undefined}
         creating={create.isPending}
       />
       {(sessions.error ?? create.error ?? models.error) && (
@@ -72,13 +74,15 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
         sessions.isSuccess && (
           <p className={styles.notice}>
             No conversation yet.{" "}
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => create.mutate({ workspaceId, agent: "build" })}
-            >
-              Start one
-            </button>
+            {canStart && (
+              <button
+                type="button"
+                className="button primary"
+                onClick={() => create.mutate({ workspaceId, agent: "build" })}
+              >
+                Start one
+              </button>
+            )}
           </p>
         )
       )}

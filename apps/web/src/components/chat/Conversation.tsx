@@ -5,6 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { useCanEdit } from "../access/workspace-access";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { Composer } from "./Composer";
 import styles from "./chat.module.css";
@@ -37,6 +38,7 @@ export function Conversation({ sessionId, models }: { sessionId: string; models:
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { state, loadError, streamError } = useChatSession(sessionId);
+  const canPrompt = useCanEdit();
   const list = useRef<HTMLDivElement>(null);
   // Whether the view is at the bottom: only then does it follow new output (reading back stays put).
   const following = useRef(true);
@@ -116,7 +118,13 @@ export function Conversation({ sessionId, models }: { sessionId: string; models:
         )}
       </div>
       {noModel && <p className={styles.setupHint}>{models.setupHint ?? "No model is configured."}</p>}
-      <Composer sessionId={sessionId} running={state.running !== null} disabled={noModel} />
+      {canPrompt ? (
+        <Composer sessionId={sessionId} running={state.running !== null} disabled={noModel} />
+      ) : (
+        <p className={styles.setupHint} data-testid="chat-view-only">
+          You are viewing: only the owner and editors can prompt the agent.
+        </p>
+      )}
     </>
   );
 }

@@ -3,11 +3,13 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
 
 /** The agent's questions: pick an option (or several, where allowed) for each, then send. */
 export function QuestionPrompt({ request }: { request: QuestionRequest }) {
   const trpc = useTRPC();
+  const canAnswer = useCanEdit();
   const answer = useMutation(trpc.session.answer.mutationOptions());
   const [chosen, setChosen] = useState<string[][]>(() => request.questions.map(() => []));
 
@@ -33,6 +35,7 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
                 type={q.multiple ? "checkbox" : "radio"}
                 name={`${request.id}-${index}`}
                 data-testid="question-option"
+                disabled={!canAnswer}
                 checked={chosen[index]?.includes(option) ?? false}
                 onChange={() => toggle(index, option, q.multiple === true)}
               />
@@ -41,20 +44,23 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
           ))}
         </fieldset>
       ))}
-      <div className={styles.promptActions}>
-        <button
-          type="button"
-          className="button primary"
-          data-testid="question-submit"
-          disabled={answer.isPending || chosen.some((c) => c.length === 0)}
-          onClick={() => send(chosen)}
-        >
-          Answer
-        </button>
-        <button type="button" className="button" disabled={answer.isPending} onClick={() => send(null)}>
-          Decline
-        </button>
-      </div>
+      {!canAnswer && <div className={styles.muted}>Waiting for an owner or editor to answer.</div>}
+      {canAnswer && (
+        <div className={styles.promptActions}>
+          <button
+            type="button"
+            className="button primary"
+            data-testid="question-submit"
+            disabled={answer.isPending || chosen.some((c) => c.length === 0)}
+            onClick={() => send(chosen)}
+          >
+            Answer
+          </button>
+          <button type="button" className="button" disabled={answer.isPending} onClick={() => send(null)}>
+            Decline
+          </button>
+        </div>
+      )}
       {answer.isError && <div className={styles.toolError}>{errorMessage(answer.error)}</div>}
     </div>
   );

@@ -16,7 +16,8 @@ export function SessionList({
   sessions: Session[];
   current: string | undefined;
   onChoose: (id: string) => void;
-  onCreate: () => void;
+  /** Starts a new session; absent for a viewer, who cannot. */
+  onCreate?: () => void;
   creating: boolean;
 }) {
   const ordered = [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -24,15 +25,17 @@ export function SessionList({
     <div className={styles.sessions}>
       <div className={styles.sessionsHeader}>
         <span className={styles.sessionsLabel}>Sessions</span>
-        <button
-          type="button"
-          className="button"
-          data-testid="session-new"
-          disabled={creating}
-          onClick={onCreate}
-        >
-          {creating && <span className="spinner" />} New
-        </button>
+        {onCreate && (
+          <button
+            type="button"
+            className="button"
+            data-testid="session-new"
+            disabled={creating}
+            onClick={onCreate}
+          >
+            {creating && <span className="spinner" />} New
+          </button>
+        )}
       </div>
       <ul className={styles.sessionItems}>
         {ordered.map((s) => (

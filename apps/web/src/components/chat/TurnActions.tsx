@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
 import { DiffView } from "./DiffView";
 import type { Verification } from "./session-state";
@@ -10,6 +11,7 @@ import type { Verification } from "./session-state";
 /** Under a finished turn that changed files: its diff, and revert / undo revert. */
 export function TurnActions({ turn, verification }: { turn: TurnSummary; verification?: Verification }) {
   const trpc = useTRPC();
+  const canRevert = useCanEdit();
   const ref = { sessionId: turn.sessionId, turnId: turn.id };
   const [showDiff, setShowDiff] = useState(false);
   const diff = useQuery({ ...trpc.session.turnDiff.queryOptions(ref), enabled: showDiff });
@@ -40,7 +42,7 @@ export function TurnActions({ turn, verification }: { turn: TurnSummary; verific
           <button type="button" className="button" onClick={() => setShowDiff(!showDiff)}>
             {showDiff ? "Hide changes" : "Changes"}
           </button>
-          {turn.reverted ? (
+          {!canRevert ? null : turn.reverted ? (
             <button
               type="button"
               className="button"

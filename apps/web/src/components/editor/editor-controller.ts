@@ -24,6 +24,8 @@ export interface EditorControllerDeps {
   sessionExpired: (error: unknown) => boolean;
   /** Language servers for the open files; without it the editor only highlights. */
   intelligence?: LanguageIntelligence;
+  /** A viewer's editor: files open and show, nothing can be typed or saved. */
+  readOnly?: boolean;
 }
 
 /**
@@ -124,7 +126,12 @@ export class EditorController implements EditorHost {
       const [file, language] = await Promise.all([this.deps.files.read(path), loadLanguageFor(path)]);
       if (file.kind === "text" && !this.documents.get(path)) {
         const intelligence = this.deps.intelligence?.extension(path) ?? [];
-        this.documents.create(path, file.content, file.version, editorExtensions([language, intelligence]));
+        this.documents.create(
+          path,
+          file.content,
+          file.version,
+          editorExtensions([language, intelligence], this.deps.readOnly ?? false),
+        );
       }
       this.dispatch({ type: "loaded", path, kind: file.kind, size: file.size });
     } catch (error) {

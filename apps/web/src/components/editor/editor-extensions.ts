@@ -1,5 +1,5 @@
 import { indentWithTab } from "@codemirror/commands";
-import type { Extension } from "@codemirror/state";
+import { EditorState, type Extension } from "@codemirror/state";
 import { oneDark } from "@codemirror/theme-one-dark";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
@@ -10,7 +10,11 @@ const layout = EditorView.theme({
   "&.cm-focused": { outline: "none" },
 });
 
-/** Everything an open file's editor state carries; Tab indents, as it does in an IDE. */
-export function editorExtensions(language: Extension): Extension {
-  return [basicSetup, keymap.of([indentWithTab]), oneDark, layout, language];
+/**
+ * Everything an open file's editor state carries; Tab indents, as it does in an IDE. A read-only
+ * editor (a viewer's) shows and selects text but takes no typing, paste or drop.
+ */
+export function editorExtensions(language: Extension, readOnly: boolean): Extension {
+  const editing = readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [];
+  return [basicSetup, keymap.of([indentWithTab]), oneDark, layout, language, editing];
 }

@@ -7,8 +7,11 @@ import { useToasts } from "../toast/Toasts";
 import { EditorController } from "./editor-controller";
 import { LanguageIntelligence } from "./lsp/language-intelligence";
 
-/** One editor controller per workspace page, wired to the API, the toasts and the language servers. */
-export function useEditor(workspaceId: string): EditorController {
+/**
+ * One editor controller per workspace page, wired to the API, the toasts and the language servers;
+ * `readOnly` for a viewer (a page's role does not change while it is open).
+ */
+export function useEditor(workspaceId: string, readOnly: boolean): EditorController {
   const client = useTRPCClient();
   const toasts = useToasts();
   const [controller] = useState(
@@ -23,6 +26,7 @@ export function useEditor(workspaceId: string): EditorController {
         showError: (message) => toasts.error(message),
         sessionExpired: redirectIfLoggedOut,
         intelligence: new LanguageIntelligence({ workspaceId }),
+        readOnly,
       }),
   );
   // Language servers stop with the page; a remount opens new connections as files need them.

@@ -1,7 +1,8 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { Panel, PanelGroup, PanelResizeHandle } from "react-resizable-panels";
+import { useCanEdit } from "../access/workspace-access";
 import { ChatPanel } from "../chat/ChatPanel";
 import { EditorArea } from "../editor/EditorArea";
 import { useEditor } from "../editor/use-editor";
@@ -14,10 +15,20 @@ import { useFileChanges } from "./use-file-changes";
  * File tree on the left, editor in the centre with terminals below it, the agent's chat on the
  * right; the split sizes are remembered.
  */
-export function IdeLayout({ workspaceId, running }: { workspaceId: string; running: boolean }) {
-  const editor = useEditor(workspaceId);
+export function IdeLayout({
+  workspaceId,
+  running,
+  onActiveFile,
+}: {
+  workspaceId: string;
+  running: boolean;
+  /** Told the file the editor shows whenever it changes (presence). */
+  onActiveFile: (path: string | null) => void;
+}) {
+  const editor = useEditor(workspaceId, !useCanEdit());
   const { active } = useSyncExternalStore(editor.subscribe, editor.snapshot, editor.snapshot);
   useFileChanges(workspaceId, editor, running);
+  useEffect(() => onActiveFile(active), [active, onActiveFile]);
 
   return (
     <PanelGroup direction="horizontal" autoSaveId="coder.ide.columns.chat" className={styles.panels}>

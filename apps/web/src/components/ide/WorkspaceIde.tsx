@@ -6,7 +6,11 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { errorCode, errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { WorkspaceAccessProvider } from "../access/workspace-access";
+import { PresenceList } from "../presence/PresenceList";
+import { usePresence } from "../presence/use-presence";
 import { LogoutButton } from "../session/LogoutButton";
+import { ShareButton } from "../share/ShareDialog";
 import { StatusBadge } from "../workspaces/StatusBadge";
 import { useWorkspaceEvents } from "../workspaces/use-workspace-events";
 import { canStart, isInProgress, problemOf } from "../workspaces/workspace-status";
@@ -16,7 +20,9 @@ import styles from "./ide.module.css";
 export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.workspace.get.queryOptions({ workspaceId }));
+  const access = useQuery(trpc.workspace.access.queryOptions({ workspaceId })).data;
   useWorkspaceEvents();
+  const presence = usePresence(workspaceId);
   const workspace = query.data;
   const running = workspace?.status === "running";
   // Once shown, the IDE stays up through a stop, so unsaved edits are not lost.
@@ -35,12 +41,25 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
         </Link>
         <span className={styles.name}>{workspace?.name ?? "…"}</span>
         {workspace && <StatusBadge workspace={workspace} />}
+        {access?.kind === "guest" && (
+          <span className={styles.role} data-testid="role-badge" title={`You joined as ${access.name}`}>
+            {access.role}
+          </span>
+        )}
         <span className={styles.spacer} />
-        <LogoutButton />
+        <PresenceList people={presence.people} />
+        {access?.role === "owner" && <ShareButton workspaceId={workspaceId} />}
+        <LogoutButton label={access?.kind === "guest" ? "Leave" : "Log out"} />
       </header>
       {query.isError && <Unavailable error={query.error} />}
-      {workspace && !running && <NotRunning workspace={workspace} withIde={shown} />}
-      {shown && <IdeLayout workspaceId={workspaceId} running={running} />}
+      {workspace && !running && (
+        <NotRunning workspace={workspace} withIde={shown} owner={access?.role === "owner"} />
+      )}
+      {shown && access && (
+        <WorkspaceAccessProvider access={access}>
+          <IdeLayout workspaceId={workspaceId} running={running} onActiveFile={presence.showFile} />
+        </WorkspaceAccessProvider>
+      )}
       {query.isPending && (
         <p className={styles.message}>
           <span className="spinner" /> Loading the workspace…
@@ -63,20 +82,28 @@ function Unavailable({ error }: { error: unknown }) {
 }
 
 /** Shown instead of the IDE (or above it, once it was open) while the container is not running. */
-function NotRunning({ workspace, withIde }: { workspace: Workspace; withIde: boolean }) {
+function NotRunning({
+  workspace,
+  withIde,
+  owner,
+}: {
+  workspace: Workspace;
+  withIde: boolean;
+  owner: boolean;
+}) {
   const trpc = useTRPC();
   const start = useMutation(trpc.workspace.start.mutationOptions());
   const busy = isInProgress(workspace.status) || start.isPending;
   const problem = problemOf(workspace);
   const text = isInProgress(workspace.status)
     ? "Waiting for the workspace…"
-    : `The workspace is ${workspace.status}: files and terminals are unavailable.`;
+    : `The workspace is ${workspace.status}: files and terminals are unavailable.${owner ? "" : " Only its owner can start it."}`;
   return (
     <output className={withIde ? styles.banner : styles.message}>
       {busy && <span className="spinner" />}
       <span>{text}</span>
       {problem && <span className={styles.detail}>{problem}</span>}
-      {canStart(workspace.status) && (
+      {canStart(workspace.status) && owner && (
         <button
           type="button"
           className="button primary"

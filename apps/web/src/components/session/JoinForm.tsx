@@ -1,13 +1,24 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
-import { joinShare } from "../../lib/auth/auth-requests";
+import { type FormEvent, useEffect, useState } from "react";
+import { joinShare, previewShare, type SharePreview } from "../../lib/auth/auth-requests";
 import styles from "./login-form.module.css";
 
+/** What each role lets a guest do, in the words the join page uses. */
+const ROLE_HINT = {
+  viewer: "You can watch: files, terminals and the agent, without changing anything.",
+  editor: "You can edit files, type in the terminals and work with the agent.",
+} as const;
+
 export function JoinForm({ secret }: { secret: string }) {
+  const [preview, setPreview] = useState<SharePreview | null>(null);
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    void previewShare(secret).then(setPreview);
+  }, [secret]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -23,10 +34,35 @@ export function JoinForm({ secret }: { secret: string }) {
     setPending(false);
   }
 
+  if (preview === null) {
+    return (
+      <main className={styles.page}>
+        <p className={styles.card}>
+          <span className="spinner" /> Opening the link…
+        </p>
+      </main>
+    );
+  }
+  if (!preview.ok) {
+    return (
+      <main className={styles.page}>
+        <div className={styles.card}>
+          <h1 className={styles.title}>Cannot join</h1>
+          <p className={styles.error} data-testid="join-error" role="alert">
+            {preview.error}
+          </p>
+          <p className={styles.hint}>Ask the person who shared it for a new link.</p>
+        </div>
+      </main>
+    );
+  }
   return (
     <main className={styles.page}>
       <form className={styles.card} onSubmit={submit}>
-        <h1 className={styles.title}>Join a shared workspace</h1>
+        <h1 className={styles.title} data-testid="join-title">
+          Join <span className={styles.workspace}>{preview.workspace}</span> as {preview.role}
+        </h1>
+        <p className={styles.hint}>{ROLE_HINT[preview.role]}</p>
         <label className={styles.label} htmlFor="join-name">
           Your name
         </label>

@@ -2,7 +2,8 @@
 
 import { logOut } from "../../lib/auth/auth-requests";
 
-export function LogoutButton() {
+/** Ends this browser's session ("Leave" for a guest); the service closes what it had open. */
+export function LogoutButton({ label = "Log out" }: { label?: string }) {
   async function leave() {
     // Go to the login page even if the request failed: a stale cookie is refused there anyway.
     await logOut().catch(() => undefined);
@@ -10,7 +11,7 @@ export function LogoutButton() {
   }
   return (
     <button type="button" className="button" onClick={leave}>
-      Log out
+      {label}
     </button>
   );
 }

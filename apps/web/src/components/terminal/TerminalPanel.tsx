@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useCanEdit } from "../access/workspace-access";
 import { TerminalView } from "./TerminalView";
 import styles from "./terminal.module.css";
 import { loadTerminalNames, nextTerminalName, saveTerminalNames } from "./terminal-tabs";
@@ -9,6 +10,7 @@ export function TerminalPanel({ workspaceId }: { workspaceId: string }) {
   // Read from localStorage after mount: the server render has no storage.
   const [names, setNames] = useState<string[] | null>(null);
   const [active, setActive] = useState<string | null>(null);
+  const readOnly = !useCanEdit();
 
   useEffect(() => {
     const saved = loadTerminalNames(window.localStorage, workspaceId);
@@ -64,21 +66,37 @@ export function TerminalPanel({ workspaceId }: { workspaceId: string }) {
             </button>
           </div>
         ))}
-        <button
-          type="button"
-          className={styles.addTab}
-          data-testid="terminal-add"
-          title="New terminal"
-          onClick={add}
-        >
-          +
-        </button>
+        {readOnly ? (
+          <span className={styles.viewOnly} data-testid="terminal-view-only">
+            view only
+          </span>
+        ) : (
+          <button
+            type="button"
+            className={styles.addTab}
+            data-testid="terminal-add"
+            title="New terminal"
+            onClick={add}
+          >
+            +
+          </button>
+        )}
       </div>
       <div className={styles.body}>
         {names?.map((name) => (
-          <TerminalView key={name} workspaceId={workspaceId} name={name} active={name === active} />
+          <TerminalView
+            key={name}
+            workspaceId={workspaceId}
+            name={name}
+            active={name === active}
+            readOnly={readOnly}
+          />
         ))}
-        {names?.length === 0 && <p className={styles.empty}>No terminal open. Press + to start one.</p>}
+        {names?.length === 0 && (
+          <p className={styles.empty}>
+            {readOnly ? "No terminal open." : "No terminal open. Press + to start one."}
+          </p>
+        )}
       </div>
     </section>
   );

@@ -8,15 +8,20 @@ import { TerminalConnection, type TerminalStatus } from "./terminal-connection";
 import { terminalUrl } from "./terminal-socket";
 import { XTERM_OPTIONS } from "./xterm-theme";
 
-/** One xterm attached to the tmux session `name`; stays mounted (and connected) while hidden. */
+/**
+ * One xterm attached to the tmux session `name`; stays mounted (and connected) while hidden.
+ * `readOnly` (a viewer): the screen shows, keys go nowhere (the service refuses them anyway).
+ */
 export function TerminalView({
   workspaceId,
   name,
   active,
+  readOnly,
 }: {
   workspaceId: string;
   name: string;
   active: boolean;
+  readOnly: boolean;
 }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const fitRef = useRef<(() => void) | null>(null);
@@ -32,7 +37,7 @@ export function TerminalView({
     void Promise.all([import("@xterm/xterm"), import("@xterm/addon-fit")]).then(
       ([{ Terminal }, { FitAddon }]) => {
         if (cancelled) return;
-        const term = new Terminal(XTERM_OPTIONS);
+        const term = new Terminal({ ...XTERM_OPTIONS, disableStdin: readOnly });
         const fitAddon = new FitAddon();
         term.loadAddon(fitAddon);
         term.open(host);
@@ -52,9 +57,13 @@ export function TerminalView({
           onStatus: setStatus,
         });
         const subscriptions = [
-          term.onData((data) => connection.sendInput(data)),
-          term.onBinary((data) => connection.sendBinary(data)),
           term.onResize(({ cols, rows }) => connection.resize(cols, rows)),
+          ...(readOnly
+            ? []
+            : [
+                term.onData((data) => connection.sendInput(data)),
+                term.onBinary((data) => connection.sendBinary(data)),
+              ]),
         ];
         const observer = new ResizeObserver(fit);
         observer.observe(host);
@@ -74,7 +83,7 @@ export function TerminalView({
       cancelled = true;
       cleanup?.();
     };
-  }, [workspaceId, name]);
+  }, [workspaceId, name, readOnly]);
 
   useEffect(() => {
     if (!active) return;
@@ -89,6 +98,7 @@ export function TerminalView({
       data-testid="terminal"
       data-name={name}
       data-state={status.state}
+      data-read-only={readOnly}
     >
       <div ref={hostRef} className={styles.xterm} />
       {status.state === "reconnecting" && (

@@ -1,4 +1,5 @@
 import { accessRefusal, type TerminalClientMessage, terminalServerMessage } from "@coder/protocol";
+import { reportAccessEnded } from "../../lib/auth/access-ended";
 import { AckCounter } from "./ack-counter";
 import { reconnectDelay } from "./reconnect-delay";
 import { type OpenSocket, openBrowserSocket, type SocketLink } from "./terminal-socket";
@@ -153,6 +154,7 @@ export class TerminalConnection {
     this.link = null;
     const refusal = accessRefusal(code);
     if (refusal && !refusal.retry) {
+      reportAccessEnded(code);
       this.setStatus({ state: "revoked", problem: refusal.message, code });
       return;
     }

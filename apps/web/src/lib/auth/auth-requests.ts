@@ -52,6 +52,27 @@ export async function joinShare(
   return { ok: true, workspaceId: typeof id === "string" ? id : null };
 }
 
+export type SharePreview =
+  | { ok: true; workspace: string; role: "viewer" | "editor" }
+  | { ok: false; error: string };
+
+/** What a share link opens (the workspace's name and the role), or why it cannot be used. */
+export async function previewShare(secret: string, fetchImpl: Fetch = fetch): Promise<SharePreview> {
+  let response: Response;
+  try {
+    response = await fetchImpl("/auth/share/preview", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ secret }),
+    });
+  } catch {
+    return { ok: false, error: "The service cannot be reached. Is it running?" };
+  }
+  if (!response.ok) return { ok: false, error: await serviceError(response) };
+  const body = (await response.json()) as { workspace: string; role: "viewer" | "editor" };
+  return { ok: true, workspace: body.workspace, role: body.role };
+}
+
 export async function logOut(fetchImpl: Fetch = fetch): Promise<void> {
   await fetchImpl("/auth/logout", { method: "POST" });
 }

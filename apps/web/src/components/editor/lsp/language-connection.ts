@@ -1,4 +1,5 @@
 import { LSPClient, type LSPClientConfig, type Transport } from "@codemirror/lsp-client";
+import { reportAccessEnded } from "../../../lib/auth/access-ended";
 import type { EditorHost } from "./editor-host";
 import { EditorWorkspace } from "./editor-workspace";
 import type { LspSocket, OpenLspSocket } from "./lsp-socket";
@@ -103,6 +104,7 @@ export class LanguageConnection {
     if (this.socket !== socket) return;
     this.socket = null;
     this.client.disconnect();
+    reportAccessEnded(code);
     const next = afterClose(code, reason, ++this.failures);
     this.setStatus(next.state, next.message ?? (next.state === "missing" ? this.options.install : reason));
     if (next.retryInMs === null) return;
