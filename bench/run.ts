@@ -1,11 +1,12 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BenchResult } from "./types";
 
 /**
  * Runs every benchmark module and writes bench/results.json and bench/results.md. Each module
- * exports `run(): Promise<BenchResult[]>`; a module that fails is reported, not fatal.
+ * exports `run(): Promise<BenchResult[]>`; a module that fails is reported, not fatal. Naming suites
+ * (`npm run bench -- sharing`) runs only those and keeps the other suites' last numbers.
  */
 const repo = path.resolve(import.meta.dirname, "..");
 const modules = [
@@ -14,10 +15,13 @@ const modules = [
   "packages/tools/bench/edit.bench.ts",
   "apps/sandbox/bench/lsp.bench.ts",
   "apps/sandbox/bench/agent.bench.ts",
+  "apps/sandbox/bench/sharing.bench.ts",
 ];
 const only = process.argv.slice(2);
 
-const results: (BenchResult & { suite: string })[] = [];
+type SuiteResult = BenchResult & { suite: string; at: string };
+const results: SuiteResult[] = [];
+const startedAt = new Date().toISOString();
 const failures: { suite: string; error: string }[] = [];
 for (const rel of modules) {
   if (only.length && !only.some((o) => rel.includes(o))) continue;
@@ -28,7 +32,7 @@ for (const rel of modules) {
   try {
     const mod = (await import(file)) as { run: () => Promise<BenchResult[]> };
     for (const r of await mod.run()) {
-      results.push({ suite, ...r });
+      results.push({ suite, at: startedAt, ...r });
       const extra = [
         r.ratio !== undefined ? `ratio ${r.ratio}` : "",
         r.target ? `target ${r.target}` : "",
@@ -41,26 +45,34 @@ for (const rel of modules) {
   }
 }
 
+// A run of some suites keeps the last numbers of the others (each row says when it was measured).
+const resultsFile = path.join(repo, "bench/results.json");
+if (only.length && existsSync(resultsFile)) {
+  const ran = new Set(results.map((r) => r.suite));
+  const previous = JSON.parse(readFileSync(resultsFile, "utf8")) as { date: string; results: SuiteResult[] };
+  const kept = previous.results
+    .filter((r) => !ran.has(r.suite))
+    .map((r) => ({ ...r, at: r.at ?? previous.date }));
+  results.unshift(...kept);
+}
+
 const machine = {
   cpus: os.cpus().length,
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
 };
-writeFileSync(
-  path.join(repo, "bench/results.json"),
-  `${JSON.stringify({ date: new Date().toISOString(), machine, results, failures }, null, 2)}\n`,
-);
+writeFileSync(resultsFile, `${JSON.stringify({ date: startedAt, machine, results, failures }, null, 2)}\n`);
 const table = [
-  "| suite | benchmark | value | ratio | target | pass |",
-  "|---|---|---|---|---|---|",
+  "| suite | benchmark | value | ratio | target | pass | measured |",
+  "|---|---|---|---|---|---|---|",
   ...results.map(
     (r) =>
-      `| ${r.suite} | ${r.name} | ${r.value} ${r.unit} | ${r.ratio ?? ""} | ${r.target ?? ""} | ${r.pass === undefined ? "" : r.pass ? "yes" : "no"} |`,
+      `| ${r.suite} | ${r.name} | ${r.value} ${r.unit} | ${r.ratio ?? ""} | ${r.target ?? ""} | ${r.pass === undefined ? "" : r.pass ? "yes" : "no"} | ${r.at.slice(0, 16).replace("T", " ")} |`,
   ),
 ];
 writeFileSync(
   path.join(repo, "bench/results.md"),
-  `# Benchmark results\n\n${new Date().toISOString()} — ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}\n\n${table.join("\n")}\n${failures.length ? `\nFailed suites: ${failures.map((f) => f.suite).join(", ")}\n` : ""}`,
+  `# Benchmark results\n\n${startedAt} — ${machine.cpus} cores, ${machine.memoryGiB} GiB, Node ${machine.node}\n\n${table.join("\n")}\n${failures.length ? `\nFailed suites: ${failures.map((f) => f.suite).join(", ")}\n` : ""}`,
 );
 console.log(`\n${table.join("\n")}\n\nwrote bench/results.json and bench/results.md`);
 if (failures.length) process.exitCode = 1;
