@@ -24,8 +24,14 @@ describe("removing older workspace images", () => {
       spawnSync("docker", ["image", "rm", "-f", ref], { stdio: "ignore" });
   });
 
-  it("removes unused content-hash tags, keeps the current one, the used one and other tags", async () => {
-    expect(await removeOlderImages(NAME, refs[2] as string)).toBe(1);
+  it("keeps an unused image built in the last two hours: another checkout may have just built it", async () => {
+    expect(await removeOlderImages(NAME, refs[2] as string)).toBe(0);
+    expect(await imageId(refs[0] as string)).not.toBeNull();
+  });
+
+  it("removes older unused content-hash tags, keeps the current one, the used one and other tags", async () => {
+    const later = Date.now() + 3 * 3600_000;
+    expect(await removeOlderImages(NAME, refs[2] as string, later)).toBe(1);
     expect(await imageId(refs[0] as string)).toBeNull();
     expect(await imageId(refs[1] as string)).not.toBeNull();
     expect(await imageId(refs[2] as string)).not.toBeNull();

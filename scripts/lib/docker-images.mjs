@@ -19,11 +19,24 @@ export function formatBytes(bytes) {
 }
 
 /**
- * Removes the `name:<12-hex content hash>` images other than `keep`. `docker image rm` without
- * force refuses an image a container still uses, so workspaces on an older image keep it.
- * Returns how many were removed.
+ * An image built this recently is kept even when it is not the newest: another checkout of the
+ * project on the same engine (a second clone, a git worktree) may have just built it for its tests.
  */
-export async function removeOlderImages(name, keep) {
+const KEEP_RECENT_MS = 2 * 3600_000;
+
+/** When the image was built (ms since the epoch), or 0 when the engine cannot say. */
+async function imageCreated(ref) {
+  const result = await capture("docker", ["image", "inspect", "--format", "{{.Created}}", ref]);
+  const at = Date.parse(result.stdout.trim());
+  return result.code === 0 && Number.isFinite(at) ? at : 0;
+}
+
+/**
+ * Removes the `name:<12-hex content hash>` images other than `keep` that were built more than two
+ * hours ago. `docker image rm` without force refuses an image a container still uses, so
+ * workspaces on an older image keep it. Returns how many were removed.
+ */
+export async function removeOlderImages(name, keep, now = Date.now()) {
   const listed = await capture("docker", ["image", "ls", name, "--format", "{{.Repository}}:{{.Tag}}"]);
   const old = listed.stdout
     .split("\n")
@@ -31,6 +44,7 @@ export async function removeOlderImages(name, keep) {
     .filter((ref) => /:[0-9a-f]{12}$/.test(ref) && ref !== keep);
   let removed = 0;
   for (const ref of old) {
+    if (now - (await imageCreated(ref)) < KEEP_RECENT_MS) continue;
     if ((await capture("docker", ["image", "rm", ref])).code === 0) removed++;
   }
   return removed;
