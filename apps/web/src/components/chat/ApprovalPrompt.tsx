@@ -4,9 +4,14 @@ import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
+import { useCanAct } from "./chat-access";
 
-/** The agent asks before it acts: once, always for this session, or no (with a word for the agent). */
+/**
+ * The agent asks before it acts: once, always for this session, or no (with a word for the
+ * agent). Everyone watching sees it; the first answer counts. A viewer sees it without buttons.
+ */
 export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
+  const canAct = useCanAct();
   const trpc = useTRPC();
   const respond = useMutation(trpc.session.respond.mutationOptions());
   const [message, setMessage] = useState("");
@@ -23,43 +28,51 @@ export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
         The agent wants to run <code>{request.tool}</code>: {request.title}
       </div>
       {request.patterns.length > 0 && <pre className={styles.output}>{request.patterns.join("\n")}</pre>}
-      <input
-        type="text"
-        data-testid="approval-message"
-        placeholder="Optional: why not, or what to do instead (sent with Reject)"
-        value={message}
-        onChange={(e) => setMessage(e.target.value)}
-      />
-      <div className={styles.promptActions}>
-        <button
-          type="button"
-          className="button primary"
-          data-testid="approval-once"
-          disabled={respond.isPending}
-          onClick={() => reply("once")}
-        >
-          Allow once
-        </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="approval-always"
-          disabled={respond.isPending}
-          title={request.always.length ? `Allows ${request.always.join(", ")} for this session` : undefined}
-          onClick={() => reply("always")}
-        >
-          Always in this session
-        </button>
-        <button
-          type="button"
-          className="button danger"
-          data-testid="approval-reject"
-          disabled={respond.isPending}
-          onClick={() => reply("reject")}
-        >
-          Reject
-        </button>
-      </div>
+      {canAct ? (
+        <>
+          <input
+            type="text"
+            data-testid="approval-message"
+            placeholder="Optional: why not, or what to do instead (sent with Reject)"
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          <div className={styles.promptActions}>
+            <button
+              type="button"
+              className="button primary"
+              data-testid="approval-once"
+              disabled={respond.isPending}
+              onClick={() => reply("once")}
+            >
+              Allow once
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-testid="approval-always"
+              disabled={respond.isPending}
+              title={
+                request.always.length ? `Allows ${request.always.join(", ")} for this session` : undefined
+              }
+              onClick={() => reply("always")}
+            >
+              Always in this session
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              data-testid="approval-reject"
+              disabled={respond.isPending}
+              onClick={() => reply("reject")}
+            >
+              Reject
+            </button>
+          </div>
+        </>
+      ) : (
+        <p className={styles.muted}>An owner or editor of this workspace can answer.</p>
+      )}
       {respond.isError && <div className={styles.toolError}>{errorMessage(respond.error)}</div>}
     </div>
   );

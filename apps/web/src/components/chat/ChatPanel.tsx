@@ -7,12 +7,16 @@ import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { Conversation } from "./Conversation";
 import styles from "./chat.module.css";
+import { ChatAccess } from "./chat-access";
 import { SessionList } from "./SessionList";
 
 const storageKey = (workspaceId: string) => `coder.chat.session.${workspaceId}`;
 
-/** The agent's side of the IDE: the workspace's sessions, and the chosen one's conversation. */
-export function ChatPanel({ workspaceId }: { workspaceId: string }) {
+/**
+ * The agent's side of the IDE: the workspace's sessions, and the chosen one's conversation.
+ * `readOnly` (a viewer): watch only, no answers to the agent's approvals and questions.
+ */
+export function ChatPanel({ workspaceId, readOnly = false }: { workspaceId: string; readOnly?: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const sessions = useQuery(trpc.session.list.queryOptions({ workspaceId }));
@@ -67,7 +71,9 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
         </p>
       )}
       {current ? (
-        <Conversation key={current} sessionId={current} models={models.data} />
+        <ChatAccess.Provider value={{ canAct: !readOnly }}>
+          <Conversation key={current} sessionId={current} models={models.data} />
+        </ChatAccess.Provider>
       ) : (
         sessions.isSuccess && (
           <p className={styles.notice}>

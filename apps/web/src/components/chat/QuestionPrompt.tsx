@@ -4,9 +4,14 @@ import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
+import { useCanAct } from "./chat-access";
 
-/** The agent's questions: pick an option (or several, where allowed) for each, then send. */
+/**
+ * The agent's questions: pick an option (or several, where allowed) for each, then send. The
+ * first answer counts; a viewer sees the questions without the means to answer.
+ */
 export function QuestionPrompt({ request }: { request: QuestionRequest }) {
+  const canAct = useCanAct();
   const trpc = useTRPC();
   const answer = useMutation(trpc.session.answer.mutationOptions());
   const [chosen, setChosen] = useState<string[][]>(() => request.questions.map(() => []));
@@ -34,6 +39,7 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
                 name={`${request.id}-${index}`}
                 data-testid="question-option"
                 checked={chosen[index]?.includes(option) ?? false}
+                disabled={!canAct}
                 onChange={() => toggle(index, option, q.multiple === true)}
               />
               {option}
@@ -41,20 +47,24 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
           ))}
         </fieldset>
       ))}
-      <div className={styles.promptActions}>
-        <button
-          type="button"
-          className="button primary"
-          data-testid="question-submit"
-          disabled={answer.isPending || chosen.some((c) => c.length === 0)}
-          onClick={() => send(chosen)}
-        >
-          Answer
-        </button>
-        <button type="button" className="button" disabled={answer.isPending} onClick={() => send(null)}>
-          Decline
-        </button>
-      </div>
+      {canAct ? (
+        <div className={styles.promptActions}>
+          <button
+            type="button"
+            className="button primary"
+            data-testid="question-submit"
+            disabled={answer.isPending || chosen.some((c) => c.length === 0)}
+            onClick={() => send(chosen)}
+          >
+            Answer
+          </button>
+          <button type="button" className="button" disabled={answer.isPending} onClick={() => send(null)}>
+            Decline
+          </button>
+        </div>
+      ) : (
+        <p className={styles.muted}>An owner or editor of this workspace can answer.</p>
+      )}
       {answer.isError && <div className={styles.toolError}>{errorMessage(answer.error)}</div>}
     </div>
   );
