@@ -71,7 +71,9 @@ export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
           </div>
         </>
       ) : (
-        <p className={styles.muted}>An owner or editor of this workspace can answer.</p>
+        <p className={styles.muted} data-testid="approval-watch-only">
+          An owner or editor of this workspace can answer.
+        </p>
       )}
       {respond.isError && <div className={styles.toolError}>{errorMessage(respond.error)}</div>}
     </div>

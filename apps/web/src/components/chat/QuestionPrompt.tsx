@@ -63,7 +63,9 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
           </button>
         </div>
       ) : (
-        <p className={styles.muted}>An owner or editor of this workspace can answer.</p>
+        <p className={styles.muted} data-testid="question-watch-only">
+          An owner or editor of this workspace can answer.
+        </p>
       )}
       {answer.isError && <div className={styles.toolError}>{errorMessage(answer.error)}</div>}
     </div>
