@@ -102,6 +102,16 @@ export const turnDiff = z.object({
 });
 export type TurnDiff = z.infer<typeof turnDiff>;
 
+/**
+ * Who did something in a session that people share: the owner (named "Owner") or a guest under
+ * the name they joined with. Kept with a prompt and with the answer to an approval or a question.
+ */
+export const author = z.object({ kind: z.enum(["owner", "guest"]), name: z.string() });
+export type Author = z.infer<typeof author>;
+
+export const approvalReply = z.enum(["once", "always", "reject"]);
+export type ApprovalReply = z.infer<typeof approvalReply>;
+
 export const messageInfo = z.object({
   id: entityId,
   sessionId,
@@ -109,6 +119,8 @@ export const messageInfo = z.object({
   agent: agentName,
   model: modelId.nullable(),
   createdAt: z.string(),
+  /** Who wrote a person's prompt; absent on the agent's messages and sub-agents' objectives. */
+  author: author.optional(),
 });
 export type MessageInfo = z.infer<typeof messageInfo>;
 
@@ -156,6 +168,10 @@ export const part = z.discriminatedUnion("type", [
     output: z.string().optional(),
     /** Set for the calls a `batch` call made (shown under it; the model reads them in its result). */
     parentCallId: z.string().optional(),
+    /** The answer to the approval this call waited for, and who gave it. */
+    approval: z.object({ reply: approvalReply, by: author.optional() }).optional(),
+    /** Who answered (or declined) the `question` this call asked. */
+    answeredBy: author.optional(),
   }),
   z.object({ ...partBase, type: z.literal("step-start"), step: z.number().int() }),
   z.object({
@@ -218,9 +234,6 @@ export const questionRequest = z.object({
 });
 export type QuestionRequest = z.infer<typeof questionRequest>;
 
-export const approvalReply = z.enum(["once", "always", "reject"]);
-export type ApprovalReply = z.infer<typeof approvalReply>;
-
 /** What `session.events` delivers (each under a `tracked()` id: the event's row id). */
 export const sessionEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("session.updated"), session }),
@@ -237,12 +250,19 @@ export const sessionEvent = z.discriminatedUnion("type", [
     delta: z.string(),
   }),
   z.object({ type: z.literal("approval.asked"), request: approvalRequest }),
-  z.object({ type: z.literal("approval.replied"), requestId: entityId, reply: approvalReply }),
+  /** `by`: who answered (the first answer wins); absent in events stored before answers had one. */
+  z.object({
+    type: z.literal("approval.replied"),
+    requestId: entityId,
+    reply: approvalReply,
+    by: author.optional(),
+  }),
   z.object({ type: z.literal("question.asked"), request: questionRequest }),
   z.object({
     type: z.literal("question.replied"),
     requestId: entityId,
     answers: z.array(z.array(z.string())).nullable(),
+    by: author.optional(),
   }),
   z.object({ type: z.literal("todos.updated"), todos: z.array(todoItem) }),
   /** A turn's file changes were recorded, reverted or restored again. */

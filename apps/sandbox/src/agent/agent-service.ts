@@ -1,5 +1,6 @@
 import type {
   AnswerInput,
+  Author,
   CreateSessionInput,
   ModelList,
   PromptInput,
@@ -16,6 +17,7 @@ import type { AgentConfig } from "./config/agent-config";
 import { AgentError } from "./errors";
 import { EventLog } from "./events/event-log";
 import { SessionRecorder } from "./events/recorder";
+import { AnsweredRequests } from "./interaction/answered-requests";
 import { PendingRequests } from "./interaction/pending-requests";
 import { INTERRUPTED, SERVICE_STOPPING } from "./loop/turn";
 import { startTurn } from "./loop/turn-start";
@@ -62,6 +64,7 @@ export class AgentService {
   readonly events: EventLog;
   readonly store: SessionStore;
   private readonly pending = new PendingRequests();
+  private readonly answered = new AnsweredRequests();
   private readonly models: ModelCatalog;
   private readonly deps: RuntimeDeps;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -209,8 +212,8 @@ export class AgentService {
     await this.store.delete(sessionId);
   }
 
-  /** Commits the prompt, starts the turn in the background and returns at once. */
-  async prompt(input: PromptInput): Promise<{ turnId: string; messageId: string }> {
+  /** Commits the prompt (with who wrote it), starts the turn in the background and returns at once. */
+  async prompt(input: PromptInput, author?: Author): Promise<{ turnId: string; messageId: string }> {
     let session = await this.store.get(input.sessionId);
     if (session.parentId) throw new AgentError("bad_request", "a sub-agent's session cannot be prompted");
     if (this.running.has(session.id)) {
@@ -247,7 +250,7 @@ export class AgentService {
         this.store.messages(session.id),
         this.store.grants(session.id),
       ]);
-      const { message, turn } = await startTurn(recorder, session, input.text);
+      const { message, turn } = await startTurn(recorder, session, input.text, author);
       void runVerifiedTurns({
         deps: this.deps,
         store: this.store,
@@ -314,19 +317,40 @@ export class AgentService {
     return { aborted: true };
   }
 
-  respond(input: RespondInput): void {
+  /** Answers an approval; the first answer wins, a later one is told whose it was. */
+  respond(input: RespondInput, by?: Author): void {
     const ok = this.pending.respond(input.sessionId, input.requestId, {
       reply: input.reply,
       ...(input.message ? { message: input.message } : {}),
+      ...(by ? { by } : {}),
     });
-    if (!ok)
-      throw new AgentError("not_found", "that approval is no longer waiting (answered, or the turn ended)");
+    if (!ok) throw this.notWaiting("approval", input);
+    this.answered.record(input.sessionId, input.requestId, by);
   }
 
-  answer(input: AnswerInput): void {
-    if (!this.pending.answer(input.sessionId, input.requestId, input.answers)) {
-      throw new AgentError("not_found", "that question is no longer waiting (answered, or the turn ended)");
+  /** Answers a question; the first answer wins, as with approvals. */
+  answer(input: AnswerInput, by?: Author): void {
+    if (
+      !this.pending.answer(input.sessionId, input.requestId, {
+        answers: input.answers,
+        ...(by ? { by } : {}),
+      })
+    ) {
+      throw this.notWaiting("question", input);
     }
+    this.answered.record(input.sessionId, input.requestId, by);
+  }
+
+  private notWaiting(
+    what: "approval" | "question",
+    ref: { sessionId: string; requestId: string },
+  ): AgentError {
+    const answered = this.answered.find(ref.sessionId, ref.requestId);
+    if (answered) {
+      const who = answered.by ? ` by ${answered.by.name}` : "";
+      return new AgentError("conflict", `that ${what} was already answered${who}`);
+    }
+    return new AgentError("not_found", `that ${what} is no longer waiting (the turn ended)`);
   }
 
   /** The session's events after `lastEventId` (all without it), then live ones. */

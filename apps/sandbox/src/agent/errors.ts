@@ -1,7 +1,7 @@
 /** A session request that cannot be served as asked; the message says why, for a person. */
 export class AgentError extends Error {
   constructor(
-    readonly kind: "not_found" | "busy" | "precondition" | "bad_request",
+    readonly kind: "not_found" | "busy" | "conflict" | "precondition" | "bad_request",
     message: string,
   ) {
     super(message);

@@ -165,6 +165,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0005_message_authors": {
+    async up(db: Kysely<unknown>) {
+      // Who wrote a person's prompt (owner or guest, and their name); null on the agent's messages.
+      await db.schema.alterTable("messages").addColumn("author_kind", "text").execute();
+      await db.schema.alterTable("messages").addColumn("author_name", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

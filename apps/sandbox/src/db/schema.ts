@@ -50,6 +50,9 @@ export interface MessageTable {
   created_at: string;
   /** The id of the event that created it: orders messages. */
   position: number;
+  /** Who wrote a person's prompt (both set, or both null). */
+  author_kind: "owner" | "guest" | null;
+  author_name: string | null;
 }
 
 /** The current state of a part; `text` is kept apart so deltas append in SQL. */

@@ -112,6 +112,7 @@ const mapErrors = t.middleware(async ({ next }) => {
     const code = {
       not_found: "NOT_FOUND",
       busy: "CONFLICT",
+      conflict: "CONFLICT",
       precondition: "PRECONDITION_FAILED",
       bad_request: "BAD_REQUEST",
     } as const;

@@ -77,6 +77,8 @@ export async function project(
           model: m.model,
           created_at: m.createdAt,
           position: eventId,
+          author_kind: m.author?.kind ?? null,
+          author_name: m.author?.name ?? null,
         })
         .execute();
       return;

@@ -14,6 +14,11 @@ export async function askApproval(
 ): Promise<ApprovalAnswer> {
   await root.recorder.emit({ type: "approval.asked", request });
   const answer = await pending.approval(root.sessionId, request, signal);
-  await root.recorder.emit({ type: "approval.replied", requestId: request.id, reply: answer.reply });
+  await root.recorder.emit({
+    type: "approval.replied",
+    requestId: request.id,
+    reply: answer.reply,
+    ...(answer.by ? { by: answer.by } : {}),
+  });
   return answer;
 }

@@ -1,8 +1,16 @@
-import type { ApprovalReply, ApprovalRequest, QuestionRequest } from "@coder/protocol";
+import type { ApprovalReply, ApprovalRequest, Author, QuestionRequest } from "@coder/protocol";
 
 export interface ApprovalAnswer {
   reply: ApprovalReply;
   message?: string;
+  /** Who answered (recorded with the reply). */
+  by?: Author;
+}
+
+export interface QuestionAnswer {
+  /** Null when the person declined. */
+  answers: string[][] | null;
+  by?: Author;
 }
 
 interface Waiting<R, A> {
@@ -25,15 +33,15 @@ export class RequestCancelled extends Error {
  */
 export class PendingRequests {
   private readonly approvals = new Map<string, Waiting<ApprovalRequest, ApprovalAnswer>>();
-  private readonly questions = new Map<string, Waiting<QuestionRequest, string[][] | null>>();
+  private readonly questions = new Map<string, Waiting<QuestionRequest, QuestionAnswer>>();
 
   /** Waits for the reply to an approval asked in `sessionId` (the session the person looks at). */
   approval(sessionId: string, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     return this.wait(this.approvals, sessionId, request, signal);
   }
 
-  /** Waits for the answers to a question; null when the person declined. */
-  question(sessionId: string, request: QuestionRequest, signal: AbortSignal): Promise<string[][] | null> {
+  /** Waits for the answers to a question. */
+  question(sessionId: string, request: QuestionRequest, signal: AbortSignal): Promise<QuestionAnswer> {
     return this.wait(this.questions, sessionId, request, signal);
   }
 
@@ -70,10 +78,10 @@ export class PendingRequests {
     return true;
   }
 
-  answer(sessionId: string, requestId: string, answers: string[][] | null): boolean {
+  answer(sessionId: string, requestId: string, answer: QuestionAnswer): boolean {
     const waiting = this.questions.get(requestId);
     if (!waiting || waiting.sessionId !== sessionId) return false;
-    waiting.settle(answers);
+    waiting.settle(answer);
     return true;
   }
 

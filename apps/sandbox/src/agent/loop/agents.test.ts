@@ -59,7 +59,7 @@ describe("a question", () => {
     f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["a"]] });
     expect(() =>
       f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["a"]] }),
-    ).toThrow(/no longer waiting/);
+    ).toThrow(/already answered/);
     await view.waitFor(isType("turn.finished"));
   });
 });

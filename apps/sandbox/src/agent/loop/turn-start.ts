@@ -1,15 +1,17 @@
-import type { Message, Session, Turn } from "@coder/protocol";
+import type { Author, Message, Session, Turn } from "@coder/protocol";
 import type { SessionRecorder } from "../events/recorder";
 import { newId } from "../ids";
 
 /**
  * Commits a person's prompt (or a sub-agent's objective) and the turn that answers it. Both are
- * stored before anything else happens, so a prompt once acknowledged is never lost.
+ * stored before anything else happens, so a prompt once acknowledged is never lost. `author`: the
+ * person who prompted (none for a sub-agent's objective).
  */
 export async function startTurn(
   recorder: SessionRecorder,
   session: Session,
   text: string,
+  author?: Author,
 ): Promise<{ message: Message; turn: Turn }> {
   const at = new Date().toISOString();
   const message: Message = {
@@ -19,6 +21,7 @@ export async function startTurn(
     agent: session.agent,
     model: session.model,
     createdAt: at,
+    ...(author ? { author } : {}),
     parts: [],
   };
   const { parts: _, ...info } = message;

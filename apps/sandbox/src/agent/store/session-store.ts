@@ -104,6 +104,9 @@ export class SessionStore {
         agent: m.agent as AgentName,
         model: m.model,
         createdAt: m.created_at,
+        ...(m.author_kind && m.author_name !== null
+          ? { author: { kind: m.author_kind, name: m.author_name } }
+          : {}),
       };
       const message: Message = { ...info, parts: [] };
       byMessage.set(m.id, message);

@@ -2,7 +2,7 @@ import type { QuestionRequest, ToolPart } from "@coder/protocol";
 import { type AgentServices, ToolError } from "@coder/tools";
 import { SUBAGENTS } from "../agents";
 import { newId } from "../ids";
-import { RequestCancelled } from "../interaction/pending-requests";
+import { type QuestionAnswer, RequestCancelled } from "../interaction/pending-requests";
 import type { TurnState } from "../loop/turn-state";
 import { fetchPage } from "../web/fetch-page";
 import { dispatch } from "./dispatcher";
@@ -40,15 +40,22 @@ export function agentServices(turn: TurnState, part: ToolPart): AgentServices {
       part.state = "waiting";
       await turn.message.update(part, true);
       await turn.root.recorder.emit({ type: "question.asked", request });
-      let answers: string[][] | null;
+      let answer: QuestionAnswer;
       try {
-        answers = await turn.deps.pending.question(turn.root.sessionId, request, ctx.abort);
+        answer = await turn.deps.pending.question(turn.root.sessionId, request, ctx.abort);
       } catch (error) {
         if (error instanceof RequestCancelled) throw new ToolError("aborted", "the question was withdrawn");
         throw error;
       }
-      await turn.root.recorder.emit({ type: "question.replied", requestId: request.id, answers });
+      const { answers, by } = answer;
+      await turn.root.recorder.emit({
+        type: "question.replied",
+        requestId: request.id,
+        answers,
+        ...(by ? { by } : {}),
+      });
       part.state = "running";
+      if (by) part.answeredBy = by;
       void turn.message.update(part);
       if (answers === null) {
         throw new ToolError(

@@ -113,6 +113,8 @@ async function authorize(
     if (error instanceof RequestCancelled) return aborted();
     throw error;
   }
+  // Kept on the call, so everyone (and a reload) sees who let it run or stopped it.
+  part.approval = { reply: answer.reply, ...(answer.by ? { by: answer.by } : {}) };
   if (answer.reply === "always") await turn.grant(request.permission, decision.always);
   if (answer.reply !== "reject") return undefined;
   if (answer.message) {

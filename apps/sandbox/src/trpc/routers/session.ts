@@ -10,6 +10,7 @@ import {
   updateSessionInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
+import { authorOf } from "../../auth/author";
 import { router, sessionProcedure, signedInProcedure, workspaceProcedure } from "../init";
 
 /** Agent sessions: conversations, prompts, approvals and questions, and their live events. */
@@ -33,24 +34,27 @@ export const sessionRouter = router({
       await ctx.agent.delete(input.sessionId);
       return { ok: true as const };
     }),
-  /** Commits the prompt and starts the turn; returns at once (follow `events` for the answer). */
+  /** Commits the prompt (by the caller) and starts the turn; returns at once (follow `events` for the answer). */
   prompt: sessionProcedure("editor")
     .input(promptInput)
-    .mutation(({ ctx, input }) => ctx.agent.prompt(input)),
+    .mutation(({ ctx, input }) => ctx.agent.prompt(input, authorOf(ctx.principal))),
   abort: sessionProcedure("editor")
     .input(sessionRef)
     .mutation(({ ctx, input }) => ctx.agent.abort(input.sessionId)),
-  /** Replies to an approval: once, always (for this session), or reject (with a message for the agent). */
+  /**
+   * Replies to an approval: once, always (for this session), or reject (with a message for the
+   * agent). The first reply wins; a later one gets CONFLICT naming who answered.
+   */
   respond: sessionProcedure("editor")
     .input(respondInput)
     .mutation(({ ctx, input }) => {
-      ctx.agent.respond(input);
+      ctx.agent.respond(input, authorOf(ctx.principal));
       return { ok: true as const };
     }),
   answer: sessionProcedure("editor")
     .input(answerInput)
     .mutation(({ ctx, input }) => {
-      ctx.agent.answer(input);
+      ctx.agent.answer(input, authorOf(ctx.principal));
       return { ok: true as const };
     }),
   /** What a turn changed: the files (added/modified/deleted, line counts) and a unified diff. */

@@ -7,12 +7,12 @@ import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
 
 /**
- * The agent asks before it acts: once, always for this session, or no (with a word for the agent).
- * A viewer sees the request but cannot answer it.
+ * The agent asks before it acts: once, always for this session, or no (with a word for the
+ * agent). Everyone watching sees it; the first answer counts. A viewer sees it without buttons.
  */
 export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
+  const canAct = useCanEdit();
   const trpc = useTRPC();
-  const canAnswer = useCanEdit();
   const respond = useMutation(trpc.session.respond.mutationOptions());
   const [message, setMessage] = useState("");
   const reply = (answer: ApprovalReply) =>
@@ -28,8 +28,7 @@ export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
         The agent wants to run <code>{request.tool}</code>: {request.title}
       </div>
       {request.patterns.length > 0 && <pre className={styles.output}>{request.patterns.join("\n")}</pre>}
-      {!canAnswer && <div className={styles.muted}>Waiting for an owner or editor to answer.</div>}
-      {canAnswer && (
+      {canAct ? (
         <>
           <input
             type="text"
@@ -70,9 +69,13 @@ export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
               Reject
             </button>
           </div>
-          {respond.isError && <div className={styles.toolError}>{errorMessage(respond.error)}</div>}
         </>
+      ) : (
+        <p className={styles.muted} data-testid="approval-watch-only">
+          An owner or editor of this workspace can answer.
+        </p>
       )}
+      {respond.isError && <div className={styles.toolError}>{errorMessage(respond.error)}</div>}
     </div>
   );
 }

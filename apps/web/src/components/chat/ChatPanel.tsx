@@ -12,7 +12,10 @@ import { SessionList } from "./SessionList";
 
 const storageKey = (workspaceId: string) => `coder.chat.session.${workspaceId}`;
 
-/** The agent's side of the IDE: the workspace's sessions, and the chosen one's conversation. */
+/**
+ * The agent's side of the IDE: the workspace's sessions, and the chosen one's conversation. A
+ * viewer watches: no new sessions, no prompts, no answers to the agent's requests.
+ */
 export function ChatPanel({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

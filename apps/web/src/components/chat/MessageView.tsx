@@ -3,10 +3,15 @@ import styles from "./chat.module.css";
 import { Markdown } from "./Markdown";
 import { ToolCard } from "./ToolCard";
 
-/** One message: the person's prompt as they wrote it, the agent's parts in order. */
+/** One message: the person's prompt as they wrote it (under their name), the agent's parts in order. */
 export function MessageView({ message }: { message: Message }) {
   return (
     <div className={styles.message} data-testid="message" data-role={message.role}>
+      {message.author && (
+        <div className={styles.author} data-testid="message-author">
+          {message.author.name}
+        </div>
+      )}
       {message.parts.map((part) => (
         <PartView key={part.id} part={part} user={message.role === "user"} />
       ))}

@@ -6,10 +6,13 @@ import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
 
-/** The agent's questions: pick an option (or several, where allowed) for each, then send. */
+/**
+ * The agent's questions: pick an option (or several, where allowed) for each, then send. The
+ * first answer counts; a viewer sees the questions without the means to answer.
+ */
 export function QuestionPrompt({ request }: { request: QuestionRequest }) {
+  const canAct = useCanEdit();
   const trpc = useTRPC();
-  const canAnswer = useCanEdit();
   const answer = useMutation(trpc.session.answer.mutationOptions());
   const [chosen, setChosen] = useState<string[][]>(() => request.questions.map(() => []));
 
@@ -35,8 +38,8 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
                 type={q.multiple ? "checkbox" : "radio"}
                 name={`${request.id}-${index}`}
                 data-testid="question-option"
-                disabled={!canAnswer}
                 checked={chosen[index]?.includes(option) ?? false}
+                disabled={!canAct}
                 onChange={() => toggle(index, option, q.multiple === true)}
               />
               {option}
@@ -44,8 +47,7 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
           ))}
         </fieldset>
       ))}
-      {!canAnswer && <div className={styles.muted}>Waiting for an owner or editor to answer.</div>}
-      {canAnswer && (
+      {canAct ? (
         <div className={styles.promptActions}>
           <button
             type="button"
@@ -60,6 +62,10 @@ export function QuestionPrompt({ request }: { request: QuestionRequest }) {
             Decline
           </button>
         </div>
+      ) : (
+        <p className={styles.muted} data-testid="question-watch-only">
+          An owner or editor of this workspace can answer.
+        </p>
       )}
       {answer.isError && <div className={styles.toolError}>{errorMessage(answer.error)}</div>}
     </div>

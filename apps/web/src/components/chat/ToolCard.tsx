@@ -1,5 +1,6 @@
 import type { ToolPart } from "@coder/protocol";
 import { useState } from "react";
+import { answeredBy } from "./answered-by";
 import styles from "./chat.module.css";
 import { DiffView } from "./DiffView";
 import { SubagentView } from "./SubagentView";
@@ -18,6 +19,7 @@ export function ToolCard({ part }: { part: ToolPart }) {
   const busy = status === "pending" || status === "running";
   const child = subagentSession(part);
   const [showChild, setShowChild] = useState(false);
+  const answer = answeredBy(part);
   return (
     <div className={styles.toolCard} data-testid="tool-card" data-tool={part.tool} data-status={status}>
       <button
@@ -30,6 +32,11 @@ export function ToolCard({ part }: { part: ToolPart }) {
         {busy ? <span className="spinner" /> : <span className={styles[`status-${status}`]}>●</span>}
         <span className={styles.toolTitle}>{toolSummary(part)}</span>
       </button>
+      {answer && (
+        <div className={styles.answeredBy} data-testid="tool-answered-by">
+          {answer}
+        </div>
+      )}
       {shown && <ToolBodyView body={body} />}
       {child && (
         <button
