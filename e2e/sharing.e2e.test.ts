@@ -150,6 +150,17 @@ describe("sharing a workspace by link, in Chromium", () => {
     expect(await viewer.getByTestId("chat-input").count()).toBe(0);
     expect(await viewer.getByTestId("session-new").count()).toBe(0);
 
+    // The owner's prompt asks for an approval: the viewer sees it live, without buttons.
+    model.push({ toolCalls: [{ name: "bash", args: { command: "echo seen-by-vera" } }] }, { text: "Done." });
+    await owner.getByTestId("chat-input").fill("say it");
+    await owner.getByTestId("chat-send").click();
+    await viewer.getByTestId("approval-watch-only").waitFor({ timeout: 60_000 });
+    expect(await viewer.getByTestId("approval-once").count()).toBe(0);
+    await owner.getByTestId("approval-once").click();
+    await expect
+      .poll(() => viewer.getByTestId("tool-answered-by").last().innerText(), { timeout: 30_000 })
+      .toContain("Approved by Owner");
+
     // What the page hides, the service refuses.
     expect(await postFromPage(viewer, "files.write", { workspaceId, path: "notes.txt", content: "x" })).toBe(
       403,
