@@ -40,7 +40,7 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   const agentConfig = loadAgentConfig(options.agentEnv ?? process.env, config.dataDir);
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config, log);
   const auth = new AuthService(db);
   const adminToken = await auth.ensureAdminToken();
   await auth.purgeExpired();

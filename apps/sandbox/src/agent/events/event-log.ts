@@ -80,6 +80,16 @@ export class EventLog {
   private async commit(batch: Pending[]): Promise<StoredSessionEvent[]> {
     const at = new Date().toISOString();
     return this.db.transaction().execute(async (trx) => {
+      // Another instance may append to the same session meanwhile (a rename while this one runs
+      // a turn). Holding the sessions' rows until commit (in one order: no deadlock) makes their
+      // ids commit in the order they were handed out, so a reader "after id N" never skips one.
+      for (const sessionId of [...new Set(batch.map((p) => p.sessionId))].sort()) {
+        await trx
+          .updateTable("sessions")
+          .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+          .where("id", "=", sessionId)
+          .execute();
+      }
       const stored: StoredSessionEvent[] = [];
       for (const { sessionId, event } of batch) {
         const { id } = await trx

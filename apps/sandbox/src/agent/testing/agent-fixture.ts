@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { PrimaryAgent, Session, StoredSessionEvent, ToolPart, Turn } from "@coder/protocol";
 import {
   type ModelServer,
   type ScriptedTurn,
   startModelServer,
 } from "../../../../../e2e/support/model-server";
-import { type Db, openDatabase } from "../../db/database";
+import type { Db, SqlDialect } from "../../db/database";
+import { openTestDatabase } from "../../db/testing/test-database";
 import { AgentService, type AgentServiceOptions } from "../agent-service";
 import type { AgentConfig } from "../config/agent-config";
 import { collectEvents, type EventLogView } from "./event-view";
@@ -42,10 +40,12 @@ export async function startAgentFixture(
     script?: ScriptedTurn[];
     config?: Partial<AgentConfig>;
     service?: Partial<AgentServiceOptions>;
+    /** The database it runs on (default SQLite). */
+    dialect?: SqlDialect;
   } = {},
 ): Promise<AgentFixture> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-agent-"));
-  const db = await openDatabase(dataDir);
+  const database = await openTestDatabase(options.dialect ?? "sqlite");
+  const db = database.db;
   const model = await startModelServer({ script: options.script ?? [] });
   const workspace = await startLocalWorkspace();
   const workspaceId = "wsagenttest0001";
@@ -111,8 +111,7 @@ export async function startAgentFixture(
       await agent.close();
       await model.close();
       await workspace.close();
-      await db.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
+      await database.close();
     },
   };
 }
