@@ -140,9 +140,9 @@ describe.each(DIALECTS)("on %s", (dialect) => {
       expect((await f.agent.get(session.id)).pending.approvals).toHaveLength(1);
       await f.agent.abort(session.id);
       expect((await f.agent.get(session.id)).pending.approvals).toEqual([]);
-      expect(() =>
+      await expect(
         f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" }),
-      ).toThrow(/no longer waiting/);
+      ).rejects.toThrow(/no longer waiting/);
     });
   });
 
@@ -278,9 +278,15 @@ describe.each(DIALECTS)("on %s", (dialect) => {
       const view = f.watch(session.id);
       await f.agent.prompt({ sessionId: session.id, text: "go" });
       await view.waitFor(isType("approval.asked"));
-      // A second service on the same database, as after a crash of the first.
+      expect((await f.agent.get(session.id)).pending.approvals).toHaveLength(1);
+      // The first service dies (its heartbeat stops); a second one on the same database, as after
+      // a restart, or another instance beside it, ends the turn it left running.
+      f.cluster.instance.abandon();
+      const another = await f.joinAnother();
       const restarted = new AgentService({
         db: f.db,
+        bus: another.bus,
+        instance: another.instance,
         config: {
           providers: {},
           models: [],
@@ -293,8 +299,9 @@ describe.each(DIALECTS)("on %s", (dialect) => {
         workspaceInfo: async () => ({ egress: false }),
       });
       await restarted.init();
+      await expect.poll(async () => (await restarted.get(session.id)).turn, { timeout: 5000 }).toBeNull();
       const detail = await restarted.get(session.id);
-      expect(detail.turn).toBeNull();
+      expect(detail.pending.approvals).toEqual([]);
       const tool = detail.messages.flatMap((m) => m.parts).find((p): p is ToolPart => p.type === "tool");
       expect(tool).toMatchObject({ state: "error", result: { error: { code: "aborted" } } });
       expect(detail.messages[1]?.parts.find((p) => p.type === "text")).toMatchObject({ text: "checking" });
@@ -310,6 +317,7 @@ describe.each(DIALECTS)("on %s", (dialect) => {
         status: "interrupted",
         error: "the service stopped while the agent was working",
       });
+      await restarted.close();
       await f.agent.abort(session.id);
     });
   });

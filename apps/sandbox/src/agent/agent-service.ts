@@ -11,7 +11,9 @@ import type {
   TurnRef,
   UpdateSessionInput,
 } from "@coder/protocol";
+import type { ServiceInstance } from "../cluster/service-instance";
 import type { Db } from "../db/database";
+import type { LiveBus } from "../events/live-bus";
 import type { AgentConfig } from "./config/agent-config";
 import { AgentError } from "./errors";
 import { EventLog } from "./events/event-log";
@@ -35,6 +37,10 @@ import type { WorkspacePort } from "./workspace/workspace-port";
 
 export interface AgentServiceOptions {
   db: Db;
+  /** Where committed changes are announced to every instance on the database. */
+  bus: LiveBus;
+  /** This service process: it owns the turns it runs. */
+  instance: ServiceInstance;
   config: AgentConfig;
   workspace(workspaceId: string): WorkspacePort;
   /** The workspace's facts the agent needs; throws when it does not exist. */
@@ -61,17 +67,19 @@ function titleFrom(text: string): string {
 export class AgentService {
   readonly events: EventLog;
   readonly store: SessionStore;
-  private readonly pending = new PendingRequests();
+  private readonly pending: PendingRequests;
   private readonly models: ModelCatalog;
   private readonly deps: RuntimeDeps;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly turnChanges: TurnChanges;
   /** Sessions whose files are being reverted (or restored) right now. */
   private readonly reverting = new Set<string>();
+  private reaper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: AgentServiceOptions) {
     const log = options.log ?? (() => {});
-    this.events = new EventLog(options.db);
+    this.events = new EventLog(options.db, options.bus, options.instance.id);
+    this.pending = new PendingRequests(options.db, options.bus, log);
     this.store = new SessionStore(options.db);
     this.models = new ModelCatalog(options.config, log);
     this.deps = {
@@ -96,11 +104,30 @@ export class AgentService {
 
   /**
    * Loads the shell grammar bash permissions are judged with (so a broken install fails the start,
-   * not a call), and marks the turns a killed service left running as interrupted.
+   * not a call), and marks the turns of instances that are gone (a killed service, this one's
+   * earlier run) as interrupted; with other instances on the database it keeps looking for them.
    */
   async init(): Promise<void> {
     await bashParser();
+    await this.interruptOrphanedTurns();
+    const { instance } = this.options;
+    if (!instance.shared) return;
+    this.reaper = setInterval(() => {
+      this.interruptOrphanedTurns().catch((error: Error) =>
+        this.deps.logLine(`looking for turns of stopped instances: ${error.message}`),
+      );
+    }, instance.timing.beatMs);
+    this.reaper.unref();
+  }
+
+  /** Ends, as interrupted, the running turns whose instance is gone. */
+  private async interruptOrphanedTurns(): Promise<void> {
+    const { instance } = this.options;
+    const live = await instance.live();
     for (const turn of await this.store.runningTurns()) {
+      if (turn.instanceId !== null && live.has(turn.instanceId)) continue;
+      // Only one instance takes a turn over, whichever gets here first.
+      if (!(await this.store.takeOverTurn(turn.id, turn.instanceId, instance.id))) continue;
       const recorder = new SessionRecorder(this.events, turn.sessionId);
       const messages = await this.store.messages(turn.sessionId);
       const prompt = messages.findIndex((m) => m.id === turn.userMessageId);
@@ -116,10 +143,11 @@ export class AgentService {
           part: { ...part, state: "error", result, output: `Error (aborted): ${result.error.message}` },
         });
       }
+      const { instanceId: _, ...ended } = turn;
       await recorder.emit({
         type: "turn.finished",
         turn: {
-          ...turn,
+          ...ended,
           assistantMessageId: answer?.id ?? null,
           status: "interrupted",
           error: INTERRUPTED,
@@ -131,6 +159,7 @@ export class AgentService {
 
   /** Stops every running turn (the service is shutting down). */
   async close(): Promise<void> {
+    clearInterval(this.reaper);
     const done = [...this.running.values()].map((r) => {
       r.controller.abort(SERVICE_STOPPING);
       return r.done;
@@ -175,11 +204,11 @@ export class AgentService {
         todos: await loadTodos(trx, sessionId),
         turn: await store.runningTurn(sessionId),
         turns: await turnSummaries(trx, sessionId),
+        pending: await this.pending.list(sessionId, trx),
       };
     });
     return {
       ...snapshot,
-      pending: this.pending.list(sessionId),
       lastEventId: snapshot.lastEventId > 0 ? String(snapshot.lastEventId) : null,
     };
   }
@@ -217,7 +246,8 @@ export class AgentService {
       throw new AgentError("busy", "the agent is still working on the last prompt; wait for it or abort it");
     }
     if (this.reverting.has(session.id)) throw new AgentError("busy", "a turn is being reverted; try again");
-    // Claimed before any await, so two prompts at once cannot both start a turn.
+    // Claimed before any await, so two prompts at once cannot both start a turn here (and the
+    // database's one-running-turn index keeps two instances from doing it).
     const controller = new AbortController();
     let release: () => void = () => {};
     const done = new Promise<void>((resolve) => {
@@ -229,6 +259,9 @@ export class AgentService {
       release();
     };
     try {
+      if (await this.store.runningTurn(session.id)) {
+        throw new AgentError("busy", "the agent is still working on the last prompt (on another instance)");
+      }
       const model = await this.models.resolve(input.model ?? session.model).catch((error: unknown) => {
         throw error instanceof ModelConfigError ? new AgentError("precondition", error.message) : error;
       });
@@ -314,8 +347,9 @@ export class AgentService {
     return { aborted: true };
   }
 
-  respond(input: RespondInput): void {
-    const ok = this.pending.respond(input.sessionId, input.requestId, {
+  /** Answers a waiting approval, whichever instance runs the turn that asked. */
+  async respond(input: RespondInput): Promise<void> {
+    const ok = await this.pending.respond(input.sessionId, input.requestId, {
       reply: input.reply,
       ...(input.message ? { message: input.message } : {}),
     });
@@ -323,8 +357,8 @@ export class AgentService {
       throw new AgentError("not_found", "that approval is no longer waiting (answered, or the turn ended)");
   }
 
-  answer(input: AnswerInput): void {
-    if (!this.pending.answer(input.sessionId, input.requestId, input.answers)) {
+  async answer(input: AnswerInput): Promise<void> {
+    if (!(await this.pending.answer(input.sessionId, input.requestId, input.answers))) {
       throw new AgentError("not_found", "that question is no longer waiting (answered, or the turn ended)");
     }
   }

@@ -192,6 +192,39 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0005_instances": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("service_instances")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("started_at", t.timestamp, (c) => c.notNull())
+        .addColumn("heartbeat_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema.alterTable("turns").addColumn("instance_id", "text").execute();
+      // One running turn per session, whichever instance starts it.
+      await db.schema
+        .createIndex("turns_one_running")
+        .on("turns")
+        .column("session_id")
+        .unique()
+        .where(sql.ref("status"), "=", "running")
+        .execute();
+      await db.schema
+        .createTable("pending_requests")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("request", t.json, (c) => c.notNull())
+        .addColumn("answer", t.json)
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("pending_requests_session")
+        .on("pending_requests")
+        .columns(["session_id"])
+        .execute();
+    },
+  },
 });
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({

@@ -1,14 +1,17 @@
 import type { StoredSessionEvent } from "@coder/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type ClusterMembership, joinCluster } from "../../cluster/join-cluster";
 import type { Db } from "../../db/database";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../../db/testing/test-database";
 import { SessionStore } from "../store/session-store";
+import { TEST_HEARTBEAT } from "../testing/agent-fixture";
 import { DeltaCoalescer } from "./coalescer";
 import { EventLog } from "./event-log";
 import { SessionRecorder } from "./recorder";
 
 let database: TestDatabase;
 let db: Db;
+let cluster: ClusterMembership;
 let log: EventLog;
 
 async function addSession(id: string): Promise<void> {
@@ -50,12 +53,14 @@ describe.each(DIALECTS)("on %s", (dialect) => {
   beforeEach(async () => {
     database = await openTestDatabase(dialect);
     db = database.db;
-    log = new EventLog(db);
+    cluster = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+    log = new EventLog(db, cluster.bus, cluster.instance.id);
     await addSession("session-a");
     await addSession("session-b");
   });
 
   afterEach(async () => {
+    await cluster.leave();
     await database.close();
   });
 
@@ -125,6 +130,30 @@ describe.each(DIALECTS)("on %s", (dialect) => {
       expect(got.every((e) => e.sessionId === "session-a")).toBe(true);
     });
 
+    it.runIf(dialect === "postgres")(
+      "delivers what another instance appends, live, in order and once, while both write to the session",
+      async () => {
+        const other = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+        const otherLog = new EventLog(await database.connect(), other.bus, other.instance.id);
+        const controller = new AbortController();
+        const following = take(log.follow("session-a", 0, controller.signal), 220);
+        await Promise.all(
+          Array.from({ length: 100 }, (_, i) => [
+            otherLog.append("session-a", todos(i), i % 3 === 0),
+            log.append("session-a", todos(1000 + i), i % 2 === 0),
+          ]).flat(),
+        );
+        // And some that only the other instance writes: nothing here announces them.
+        for (let i = 0; i < 20; i++) await otherLog.append("session-a", todos(2000 + i));
+        const got = await following;
+        controller.abort();
+        await other.leave();
+        const ids = got.map((e) => e.id);
+        expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+        expect(ids).toHaveLength(220);
+      },
+    );
+
     it("replays a long history page by page", async () => {
       await Promise.all(Array.from({ length: 1203 }, (_, i) => log.append("session-a", todos(i))));
       const controller = new AbortController();
@@ -189,10 +218,12 @@ describe.each(DIALECTS)("a session recorder on %s", (dialect) => {
   beforeEach(async () => {
     database = await openTestDatabase(dialect);
     db = database.db;
-    log = new EventLog(db);
+    cluster = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+    log = new EventLog(db, cluster.bus, cluster.instance.id);
     await addSession("session-a");
   });
   afterEach(async () => {
+    await cluster.leave();
     await database.close();
   });
 

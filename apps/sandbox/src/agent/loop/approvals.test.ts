@@ -26,7 +26,7 @@ async function reply(
   );
   const request = view.all.filter(isType("approval.asked"))[n - 1]?.request;
   if (!request || asked.type !== "approval.asked") throw new Error("no approval");
-  f.agent.respond({ sessionId, requestId: request.id, reply: answer, ...(message ? { message } : {}) });
+  await f.agent.respond({ sessionId, requestId: request.id, reply: answer, ...(message ? { message } : {}) });
   return request;
 }
 

@@ -128,7 +128,7 @@ describe.each(DIALECTS)("on %s", (dialect) => {
       if (asked.type !== "approval.asked") throw new Error("no approval");
       // The person keeps typing while being asked.
       writeFileSync(file("mine.txt"), "typed during the approval\n");
-      f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
+      await f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
       await view.waitFor((e) => e.type === "turn.changes" && e.turnId === turnId && e.changedFiles);
       const ref = { sessionId: session.id, turnId };
       expect((await f.agent.turnDiff(ref)).files.map((d) => d.path)).toEqual(["agent.txt"]);

@@ -4,6 +4,8 @@ import {
   type ScriptedTurn,
   startModelServer,
 } from "../../../../../e2e/support/model-server";
+import { type ClusterMembership, joinCluster } from "../../cluster/join-cluster";
+import type { HeartbeatTiming } from "../../cluster/service-instance";
 import type { Db, SqlDialect } from "../../db/database";
 import { openTestDatabase } from "../../db/testing/test-database";
 import { AgentService, type AgentServiceOptions } from "../agent-service";
@@ -13,9 +15,16 @@ import { type LocalWorkspace, startLocalWorkspace } from "./local-workspace";
 
 export { type EventLogView, isType } from "./event-view";
 
+/** Heartbeats quick enough that a test sees an abandoned instance go stale within a second. */
+export const TEST_HEARTBEAT: HeartbeatTiming = { beatMs: 100, staleMs: 600 };
+
 export interface AgentFixture {
   agent: AgentService;
   db: Db;
+  /** This service instance on the database and its live bus. */
+  cluster: ClusterMembership;
+  /** Another instance on the same database (`AgentService` options for a second service). */
+  joinAnother(): Promise<ClusterMembership>;
   model: ModelServer;
   workspace: LocalWorkspace;
   workspaceId: string;
@@ -46,6 +55,8 @@ export async function startAgentFixture(
 ): Promise<AgentFixture> {
   const database = await openTestDatabase(options.dialect ?? "sqlite");
   const db = database.db;
+  const cluster = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+  const others: ClusterMembership[] = [];
   const model = await startModelServer({ script: options.script ?? [] });
   const workspace = await startLocalWorkspace();
   const workspaceId = "wsagenttest0001";
@@ -71,6 +82,8 @@ export async function startAgentFixture(
   };
   const agent = new AgentService({
     db,
+    bus: cluster.bus,
+    instance: cluster.instance,
     config,
     workspace: () => workspace.port,
     workspaceInfo: async () => ({ egress: false }),
@@ -78,17 +91,24 @@ export async function startAgentFixture(
     ...options.service,
   });
   await agent.init();
-  const watchers: AbortController[] = [];
+  const watchers: { sessionId: string; view: EventLogView; controller: AbortController }[] = [];
 
   const watch = (sessionId: string): EventLogView => {
     const controller = new AbortController();
-    watchers.push(controller);
-    return collectEvents(agent.follow(sessionId, null, controller.signal));
+    const view = collectEvents(agent.follow(sessionId, null, controller.signal));
+    watchers.push({ sessionId, view, controller });
+    return view;
   };
 
   return {
     agent,
     db,
+    cluster,
+    async joinAnother() {
+      const other = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+      others.push(other);
+      return other;
+    },
     model,
     workspace,
     workspaceId,
@@ -104,11 +124,17 @@ export async function startAgentFixture(
       const { turnId } = await agent.prompt({ sessionId, text });
       const end = await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
       await agent.idle(sessionId); // and the checks that may follow it
+      // Subscribers read from the database after each commit: let every watcher catch up.
+      const last = await agent.store.lastEventId(sessionId);
+      const views = watchers.filter((w) => w.sessionId === sessionId).map((w) => w.view);
+      await Promise.all(views.map((v) => v.waitFor((e) => e.id >= last)));
       return (end as Extract<StoredSessionEvent, { type: "turn.finished" }>).turn;
     },
     async close() {
-      for (const w of watchers) w.abort();
+      for (const w of watchers) w.controller.abort();
       await agent.close();
+      for (const other of others) await other.leave();
+      await cluster.leave();
       await model.close();
       await workspace.close();
       await database.close();

@@ -43,14 +43,14 @@ export const sessionRouter = router({
   /** Replies to an approval: once, always (for this session), or reject (with a message for the agent). */
   respond: sessionProcedure("editor")
     .input(respondInput)
-    .mutation(({ ctx, input }) => {
-      ctx.agent.respond(input);
+    .mutation(async ({ ctx, input }) => {
+      await ctx.agent.respond(input);
       return { ok: true as const };
     }),
   answer: sessionProcedure("editor")
     .input(answerInput)
-    .mutation(({ ctx, input }) => {
-      ctx.agent.answer(input);
+    .mutation(async ({ ctx, input }) => {
+      await ctx.agent.answer(input);
       return { ok: true as const };
     }),
   /** What a turn changed: the files (added/modified/deleted, line counts) and a unified diff. */
