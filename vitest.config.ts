@@ -53,7 +53,10 @@ export default defineConfig({
         plugins: [textFiles],
         test: {
           name: "e2e",
-          globalSetup: ["apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts"],
+          globalSetup: [
+            "apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts",
+            "apps/sandbox/src/db/testing/postgres-global-setup.ts",
+          ],
           include: ["e2e/**/*.e2e.test.ts"],
           testTimeout: 180_000,
           hookTimeout: 600_000,

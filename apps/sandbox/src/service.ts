@@ -24,6 +24,8 @@ export interface RunningService {
   auth: AuthService;
   workspaces: WorkspaceService;
   agent: AgentService;
+  /** This process among the instances on the database (it owns the turns it runs). */
+  instanceId: string;
   close(): Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export async function startService(
     auth,
     workspaces,
     agent,
+    instanceId: cluster.instance.id,
     async close() {
       await sweeper.stop();
       await agent.close();
