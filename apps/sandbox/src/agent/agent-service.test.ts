@@ -1,7 +1,6 @@
 import type { ToolPart } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../db/testing/test-database";
-import { AgentService } from "./agent-service";
 import { AgentError } from "./errors";
 import { type AgentFixture, isType, MODEL, startAgentFixture } from "./testing/agent-fixture";
 
@@ -106,6 +105,20 @@ describe.each(DIALECTS)("on %s", (dialect) => {
       const assistant = (await f.agent.get(session.id)).messages[1]?.parts ?? [];
       expect(assistant.find((p) => p.type === "text")).toMatchObject({ text: "partial " });
       expect(await f.agent.abort(session.id)).toEqual({ aborted: false });
+    });
+
+    it.runIf(dialect === "postgres")("stops a turn that another instance runs", async () => {
+      f = await startAgentFixture({ dialect, script: [{ text: ["partial "], hang: true }] });
+      const session = await f.newSession();
+      const view = f.watch(session.id);
+      const { turnId } = await f.agent.prompt({ sessionId: session.id, text: "go" });
+      await view.waitFor((e) => e.type === "part.delta");
+      const other = await f.startAnother();
+      await expect(other.prompt({ sessionId: session.id, text: "me too" })).rejects.toThrow(/still working/);
+      expect(await other.abort(session.id)).toEqual({ aborted: true });
+      const detail = await other.get(session.id);
+      expect(detail.turn).toBeNull();
+      expect(detail.turns.map((t) => [t.id, t.status])).toEqual([[turnId, "aborted"]]);
     });
 
     it("stops the running tool", async () => {
@@ -282,23 +295,7 @@ describe.each(DIALECTS)("on %s", (dialect) => {
       // The first service dies (its heartbeat stops); a second one on the same database, as after
       // a restart, or another instance beside it, ends the turn it left running.
       f.cluster.instance.abandon();
-      const another = await f.joinAnother();
-      const restarted = new AgentService({
-        db: f.db,
-        bus: another.bus,
-        instance: another.instance,
-        config: {
-          providers: {},
-          models: [],
-          permissions: {},
-          experimental: { batch_tool: false, websearch: false },
-          webfetch: true,
-          websearch: { endpoint: "" },
-        },
-        workspace: () => f.workspace.port,
-        workspaceInfo: async () => ({ egress: false }),
-      });
-      await restarted.init();
+      const restarted = await f.startAnother();
       await expect.poll(async () => (await restarted.get(session.id)).turn, { timeout: 5000 }).toBeNull();
       const detail = await restarted.get(session.id);
       expect(detail.pending.approvals).toEqual([]);
@@ -317,7 +314,6 @@ describe.each(DIALECTS)("on %s", (dialect) => {
         status: "interrupted",
         error: "the service stopped while the agent was working",
       });
-      await restarted.close();
       await f.agent.abort(session.id);
     });
   });

@@ -80,6 +80,10 @@ export class AgentService {
     const log = options.log ?? (() => {});
     this.events = new EventLog(options.db, options.bus, options.instance.id);
     this.pending = new PendingRequests(options.db, options.bus, log);
+    // A stop asked for on another instance, for a turn that runs here.
+    options.bus.listen("abort", ({ key }) => {
+      if (key) this.running.get(key)?.controller.abort();
+    });
     this.store = new SessionStore(options.db);
     this.models = new ModelCatalog(options.config, log);
     this.deps = {
@@ -337,13 +341,27 @@ export class AgentService {
     }
   }
 
-  /** Stops the running turn: the model stream, the running tool, and any waiting request. */
+  /**
+   * Stops the running turn: the model stream, the running tool, and any waiting request; resolves
+   * once it has ended. A turn that another instance runs is asked to stop through the live bus.
+   */
   async abort(sessionId: string): Promise<{ aborted: boolean }> {
     await this.store.get(sessionId);
     const running = this.running.get(sessionId);
-    if (!running) return { aborted: false };
-    running.controller.abort();
-    await running.done;
+    if (running) {
+      running.controller.abort();
+      await running.done;
+      return { aborted: true };
+    }
+    const elsewhere = await this.store.runningTurn(sessionId);
+    if (!elsewhere) return { aborted: false };
+    const after = await this.store.lastEventId(sessionId);
+    await this.options.bus.notify("abort", sessionId);
+    const following = new AbortController();
+    for await (const event of this.events.follow(sessionId, after, following.signal)) {
+      if (event.type === "turn.finished" && event.turn.id === elsewhere.id) break;
+    }
+    following.abort();
     return { aborted: true };
   }
 

@@ -23,8 +23,11 @@ export interface AgentFixture {
   db: Db;
   /** This service instance on the database and its live bus. */
   cluster: ClusterMembership;
-  /** Another instance on the same database (`AgentService` options for a second service). */
-  joinAnother(): Promise<ClusterMembership>;
+  /**
+   * The agent service of another instance on the same database, with the same configuration (a
+   * second replica, or the service started again after this one died); closed with the fixture.
+   */
+  startAnother(): Promise<AgentService>;
   model: ModelServer;
   workspace: LocalWorkspace;
   workspaceId: string;
@@ -56,7 +59,7 @@ export async function startAgentFixture(
   const database = await openTestDatabase(options.dialect ?? "sqlite");
   const db = database.db;
   const cluster = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
-  const others: ClusterMembership[] = [];
+  const others: { cluster: ClusterMembership; agent: AgentService }[] = [];
   const model = await startModelServer({ script: options.script ?? [] });
   const workspace = await startLocalWorkspace();
   const workspaceId = "wsagenttest0001";
@@ -80,16 +83,18 @@ export async function startAgentFixture(
     websearch: { endpoint: "http://127.0.0.1:9/search" },
     ...options.config,
   };
-  const agent = new AgentService({
-    db,
-    bus: cluster.bus,
-    instance: cluster.instance,
-    config,
-    workspace: () => workspace.port,
-    workspaceInfo: async () => ({ egress: false }),
-    retryBaseMs: 10,
-    ...options.service,
-  });
+  const service = (member: ClusterMembership) =>
+    new AgentService({
+      db,
+      bus: member.bus,
+      instance: member.instance,
+      config,
+      workspace: () => workspace.port,
+      workspaceInfo: async () => ({ egress: false }),
+      retryBaseMs: 10,
+      ...options.service,
+    });
+  const agent = service(cluster);
   await agent.init();
   const watchers: { sessionId: string; view: EventLogView; controller: AbortController }[] = [];
 
@@ -104,9 +109,11 @@ export async function startAgentFixture(
     agent,
     db,
     cluster,
-    async joinAnother() {
-      const other = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
-      others.push(other);
+    async startAnother() {
+      const member = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+      const other = service(member);
+      others.push({ cluster: member, agent: other });
+      await other.init();
       return other;
     },
     model,
@@ -133,7 +140,10 @@ export async function startAgentFixture(
     async close() {
       for (const w of watchers) w.controller.abort();
       await agent.close();
-      for (const other of others) await other.leave();
+      for (const other of others) {
+        await other.agent.close();
+        await other.cluster.leave();
+      }
       await cluster.leave();
       await model.close();
       await workspace.close();
