@@ -5,7 +5,7 @@ import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../apps/sandbox/src/db/testing/test-database";
-import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
+import { login, openTerminal, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
 import { launchBrowser, logIn } from "./support/browser";
 import { type ModelServer, startModelServer } from "./support/model-server";
 import { type OtherInstance, type Stack, startOtherInstance, startStack } from "./support/stack";
@@ -116,5 +116,27 @@ describe("two service instances on one PostgreSQL database, a browser on each", 
     expect(a.service.instanceId).not.toBe(b.service.instanceId);
     await pageA.close();
     await pageB.close();
+  });
+
+  it("a terminal through B shares its tmux session with one through A, and B's list follows what A does", async () => {
+    const [cookieA, cookieB] = await Promise.all([login(a.url, a.token), login(b.url, a.token)]);
+    const termA = await openTerminal(a.url, cookieA, workspaceId, "shared");
+    const termB = await openTerminal(b.url, cookieB, workspaceId, "shared");
+    termA.send("echo typed-$((20+3))-on-a\r");
+    await termB.waitFor(/typed-23-on-a/);
+    termA.ws.close();
+    termB.ws.close();
+
+    const page = await browser.newPage();
+    await logIn(page, b.url, a.token);
+    await page.goto(b.url);
+    const apiA = trpcClient(a.url, cookieA);
+    const { id } = await apiA.workspace.create.mutate({ name: "made on A" });
+    const row = page.locator(`[data-testid=workspace-row][data-workspace-id="${id}"]`);
+    await row.and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+    // Gone from the database, not only from the engine: B hears it from A.
+    await apiA.workspace.delete.mutate({ workspaceId: id });
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
+    await page.close();
   });
 });
