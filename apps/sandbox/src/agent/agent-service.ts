@@ -232,13 +232,9 @@ export class AgentService {
     return { ...session, updatedAt: stored.at };
   }
 
+  /** Stops the session's turn (wherever it runs) and deletes the session with its history. */
   async delete(sessionId: string): Promise<void> {
-    await this.store.get(sessionId);
-    const running = this.running.get(sessionId);
-    if (running) {
-      running.controller.abort();
-      await running.done;
-    }
+    await this.abort(sessionId);
     await this.store.delete(sessionId);
   }
 
@@ -329,7 +325,7 @@ export class AgentService {
   /** One revert at a time per session, and none while the agent works on its files. */
   private async changeFiles(ref: TurnRef, run: () => Promise<RevertResult>): Promise<RevertResult> {
     await this.store.get(ref.sessionId);
-    if (this.running.has(ref.sessionId)) {
+    if (this.running.has(ref.sessionId) || (await this.store.runningTurn(ref.sessionId))) {
       throw new AgentError("busy", "the agent is working; revert when the turn is over (or abort it)");
     }
     if (this.reverting.has(ref.sessionId)) throw new AgentError("busy", "a revert is already running");
