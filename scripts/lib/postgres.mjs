@@ -1,7 +1,7 @@
 // Tests only: Debian's PostgreSQL server programs (initdb, pg_ctl, postgres), which the test
 // set-up uses to start a throwaway server of its own. No cluster is made or started here.
 import { constants } from "node:fs";
-import { access, mkdir, readdir, writeFile } from "node:fs/promises";
+import { access, readdir } from "node:fs/promises";
 import path from "node:path";
 import { aptInstall, canInstallPackages } from "./apt.mjs";
 import { findCommand } from "./run.mjs";
@@ -9,9 +9,6 @@ import { info, SetupError } from "./steps.mjs";
 
 // Debian keeps the server programs out of PATH, one folder per major version.
 const DEBIAN_ROOT = "/usr/lib/postgresql";
-
-// Debian's package makes and starts a "main" cluster at install; the tests start their own.
-const NO_MAIN_CLUSTER = "/etc/postgresql-common/createcluster.d/coder-tests.conf";
 
 async function isExecutable(file) {
   return access(file, constants.X_OK).then(
@@ -45,13 +42,9 @@ export async function ensurePostgres() {
         "or put initdb and pg_ctl on PATH.",
     );
   }
-  info("installing Debian's postgresql (no cluster is started)");
-  await mkdir(path.dirname(NO_MAIN_CLUSTER), { recursive: true });
-  await writeFile(NO_MAIN_CLUSTER, "# coder's tests start their own servers\ncreate_main_cluster = false\n", {
-    flag: "wx",
-  }).catch((error) => {
-    if (error.code !== "EEXIST") throw error;
-  });
+  // Debian's package also makes a "main" cluster (started where services may start); the tests
+  // never use it: they start servers of their own.
+  info("installing Debian's postgresql");
   await aptInstall(["postgresql"]);
   const bin = await findPostgresBin();
   if (!bin) throw new SetupError("postgresql was installed but initdb and pg_ctl are not to be found");
