@@ -10,6 +10,8 @@ export interface HeartbeatTiming {
 
 export const DEFAULT_HEARTBEAT: HeartbeatTiming = { beatMs: 2000, staleMs: 10_000 };
 
+const FORGET_MS = 24 * 3600_000;
+
 /**
  * This service process among those sharing the database: a row in `service_instances` with a
  * heartbeat. What it owns (running turns, the requests they wait on) is marked with its id; when
@@ -31,6 +33,12 @@ export class ServiceInstance {
 
   async start(): Promise<void> {
     const now = new Date().toISOString();
+    // Rows of instances gone for long (killed, never stopped cleanly): whatever they owned counts
+    // as orphaned with or without their row.
+    await this.db
+      .deleteFrom("service_instances")
+      .where("heartbeat_at", "<", new Date(Date.now() - FORGET_MS).toISOString())
+      .execute();
     await this.db
       .insertInto("service_instances")
       .values({ id: this.id, started_at: now, heartbeat_at: now })
