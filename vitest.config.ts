@@ -24,6 +24,8 @@ export default defineConfig({
         plugins: [textFiles],
         test: {
           name: "unit",
+          // The database tests run on SQLite and on this run's own PostgreSQL server.
+          globalSetup: ["apps/sandbox/src/db/testing/postgres-global-setup.ts"],
           include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/*.docker.test.ts", "**/node_modules/**"],
           testTimeout: 20_000,
@@ -33,7 +35,10 @@ export default defineConfig({
         plugins: [textFiles],
         test: {
           name: "docker",
-          globalSetup: ["apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts"],
+          globalSetup: [
+            "apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts",
+            "apps/sandbox/src/db/testing/postgres-global-setup.ts",
+          ],
           include: [
             "packages/*/src/**/*.docker.test.ts",
             "apps/*/src/**/*.docker.test.ts",
@@ -48,7 +53,10 @@ export default defineConfig({
         plugins: [textFiles],
         test: {
           name: "e2e",
-          globalSetup: ["apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts"],
+          globalSetup: [
+            "apps/sandbox/src/docker/testing/remove-stale-test-workspaces.ts",
+            "apps/sandbox/src/db/testing/postgres-global-setup.ts",
+          ],
           include: ["e2e/**/*.e2e.test.ts"],
           testTimeout: 180_000,
           hookTimeout: 600_000,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../apps/sandbox/src/config";
+import { type Config, loadConfig } from "../../apps/sandbox/src/config";
 import { type RunningService, startService } from "../../apps/sandbox/src/service";
 import { newInstance, removeInstance, requireImage } from "../../apps/sandbox/src/testing/harness";
 
@@ -46,6 +46,16 @@ export interface Stack {
   token: string;
   service: RunningService;
   instance: string;
+  /** What the service was started with (another instance of it starts with the same). */
+  config: Config;
+  agentEnv: Record<string, string | undefined>;
+  close(): Promise<void>;
+}
+
+/** A second service instance of a stack: same database, workspaces and web UI, its own port. */
+export interface OtherInstance {
+  url: string;
+  service: RunningService;
   close(): Promise<void>;
 }
 
@@ -56,6 +66,8 @@ export interface StackOptions {
    * agent has no model, as on a fresh install.
    */
   agentEnv?: Record<string, string | undefined>;
+  /** More service environment (CODER_DATABASE_URL, …). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -85,27 +97,48 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-"));
-  const service = await startService(
-    loadConfig({
-      CODER_IMAGE: requireImage(),
-      CODER_DATA_DIR: dataDir,
-      CODER_PORT: "0",
-      CODER_INSTANCE: instance,
-      CODER_WEB_UPSTREAM: upstream,
-      CODER_MEMORY_MB: "1024",
-    }),
-    () => undefined,
-    { agentEnv: options.agentEnv ?? {} },
-  );
+  const config = loadConfig({
+    CODER_IMAGE: requireImage(),
+    CODER_DATA_DIR: dataDir,
+    CODER_PORT: "0",
+    CODER_INSTANCE: instance,
+    CODER_WEB_UPSTREAM: upstream,
+    CODER_MEMORY_MB: "1024",
+    ...options.env,
+  });
+  const agentEnv = options.agentEnv ?? {};
+  const service = await startService(config, () => undefined, { agentEnv });
   return {
     url: service.url,
     token: service.adminToken ?? "",
     service,
     instance,
+    config,
+    agentEnv,
     async close() {
       await service.close();
       next.kill("SIGTERM");
       await removeInstance(instance);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Another instance of the stack's service, as a second replica behind a load balancer: started
+ * with the same configuration (so on the same database, which must be PostgreSQL, and the same
+ * workspaces and web UI) but its own port and data folder. Close it before the stack.
+ */
+export async function startOtherInstance(stack: Stack): Promise<OtherInstance> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-other-"));
+  const service = await startService({ ...stack.config, dataDir }, () => undefined, {
+    agentEnv: stack.agentEnv,
+  });
+  return {
+    url: service.url,
+    service,
+    async close() {
+      await service.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -6,6 +6,7 @@ import { ensureChromium } from "./chromium.mjs";
 import { ensureCompose } from "./compose.mjs";
 import { ensureDocker } from "./docker-engine.mjs";
 import { ensureNodeModules } from "./node-modules.mjs";
+import { ensurePostgres } from "./postgres.mjs";
 import { ensureRunsc } from "./runsc.mjs";
 import { step } from "./steps.mjs";
 import { ensureWebBuild } from "./web-build.mjs";
@@ -21,7 +22,7 @@ export async function prepareWorkspaceImage() {
 }
 
 /**
- * Everything `npm start` needs; `forTests` adds Chromium and Compose. Leaves CODER_IMAGE (and
+ * Everything `npm start` needs; `forTests` adds Chromium, Compose and PostgreSQL. Leaves CODER_IMAGE (and
  * CHROMIUM_PATH for tests) in process.env for the processes started next.
  */
 export async function prepare({ forTests = false } = {}) {
@@ -29,6 +30,7 @@ export async function prepare({ forTests = false } = {}) {
   if (forTests) {
     await step("Chromium", () => ensureChromium());
     await step("Docker Compose", () => ensureCompose());
+    await step("PostgreSQL", () => ensurePostgres());
   }
   await step("Web UI build", () => ensureWebBuild());
   await step("Sandbox service bundle", () => bundleSandbox());

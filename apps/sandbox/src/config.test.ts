@@ -21,6 +21,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ CODER_IMAGE: "img", CODER_DISK_DIR: "disks" })).toThrow(/CODER_DISK_DIR/);
   });
 
+  it("runs on SQLite in the data folder unless a PostgreSQL URL is given", () => {
+    expect(loadConfig({ CODER_IMAGE: "img" }).databaseUrl).toBeUndefined();
+    const url = "postgres://coder:secret@db.internal:5432/coder";
+    expect(loadConfig({ CODER_IMAGE: "img", CODER_DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(() => loadConfig({ CODER_IMAGE: "img", CODER_DATABASE_URL: "mysql://x/y" })).toThrow(
+      /CODER_DATABASE_URL/,
+    );
+  });
+
   it("names every invalid setting in one readable error", () => {
     expect(() => loadConfig({ CODER_PORT: "nope", CODER_RUNTIME: "kata" })).toThrow(
       /CODER_PORT[\s\S]*CODER_IMAGE[\s\S]*CODER_RUNTIME|CODER_PORT[\s\S]*CODER_RUNTIME[\s\S]*CODER_IMAGE/,

@@ -12,6 +12,11 @@ const envSchema = z.object({
   CODER_PORT: z.coerce.number().int().min(0).max(65535).default(7070),
   CODER_HOST: z.string().default("127.0.0.1"),
   CODER_DATA_DIR: z.string().default(path.resolve(".data")),
+  /** A PostgreSQL database to run on instead of SQLite in the data folder. */
+  CODER_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (postgres://user:password@host:port/database)")
+    .optional(),
   CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
   CODER_WEB_UPSTREAM: z.string().url().optional(),
   CODER_RUNTIME: z.enum(["runc", "runsc"]).default("runc"),
@@ -77,6 +82,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** Set: the database is this PostgreSQL one; unset: SQLite in `dataDir`. */
+  databaseUrl?: string;
   image: string;
   webUpstream?: string;
   runtime: "runc" | "runsc";
@@ -116,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.CODER_PORT,
     host: e.CODER_HOST,
     dataDir: path.resolve(e.CODER_DATA_DIR),
+    ...(e.CODER_DATABASE_URL ? { databaseUrl: e.CODER_DATABASE_URL } : {}),
     image: e.CODER_IMAGE,
     webUpstream: e.CODER_WEB_UPSTREAM,
     runtime: e.CODER_RUNTIME,

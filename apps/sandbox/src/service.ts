@@ -6,6 +6,7 @@ import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
+import { joinCluster } from "./cluster/join-cluster";
 import type { Config } from "./config";
 import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
@@ -23,6 +24,8 @@ export interface RunningService {
   auth: AuthService;
   workspaces: WorkspaceService;
   agent: AgentService;
+  /** This process among the instances on the database (it owns the turns it runs). */
+  instanceId: string;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,8 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   const agentConfig = loadAgentConfig(options.agentEnv ?? process.env, config.dataDir);
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config, log);
+  const cluster = await joinCluster(config, db, log);
   const auth = new AuthService(db);
   const adminToken = await auth.ensureAdminToken();
   await auth.purgeExpired();
@@ -48,19 +52,25 @@ export async function startService(
   try {
     await driver.ready();
   } catch (err) {
+    await cluster.leave();
     await db.destroy();
     throw err;
   }
   // Before any workspace starts: egress ones only ever run behind their rules.
   await driver.prepare().catch((err: Error) => log(err.message));
-  const workspaces = new WorkspaceService(db, driver, config.image, log, {
-    command: daemonCommand(config.lspServers),
-    timeouts: DEFAULT_DAEMON_TIMEOUTS,
-    ...options.daemon,
-  });
+  const workspaces = new WorkspaceService(
+    db,
+    driver,
+    config.image,
+    log,
+    { command: daemonCommand(config.lspServers), timeouts: DEFAULT_DAEMON_TIMEOUTS, ...options.daemon },
+    cluster.bus,
+  );
   await workspaces.init();
   const agent = new AgentService({
     db,
+    bus: cluster.bus,
+    instance: cluster.instance,
     config: agentConfig,
     workspace: (id) => daemonWorkspace(workspaces, id),
     workspaceInfo: (id) => workspaces.get(id),
@@ -99,6 +109,7 @@ export async function startService(
     auth,
     workspaces,
     agent,
+    instanceId: cluster.instance.id,
     async close() {
       await sweeper.stop();
       await agent.close();
@@ -106,6 +117,7 @@ export async function startService(
       await closeServer();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();
+      await cluster.leave();
       await db.destroy();
     },
   };

@@ -12,12 +12,13 @@ import type {
   TurnRef,
   UpdateSessionInput,
 } from "@coder/protocol";
+import type { ServiceInstance } from "../cluster/service-instance";
 import type { Db } from "../db/database";
+import type { LiveBus } from "../events/live-bus";
 import type { AgentConfig } from "./config/agent-config";
 import { AgentError } from "./errors";
 import { EventLog } from "./events/event-log";
 import { SessionRecorder } from "./events/recorder";
-import { AnsweredRequests } from "./interaction/answered-requests";
 import { PendingRequests } from "./interaction/pending-requests";
 import { INTERRUPTED, SERVICE_STOPPING } from "./loop/turn";
 import { startTurn } from "./loop/turn-start";
@@ -37,6 +38,10 @@ import type { WorkspacePort } from "./workspace/workspace-port";
 
 export interface AgentServiceOptions {
   db: Db;
+  /** Where committed changes are announced to every instance on the database. */
+  bus: LiveBus;
+  /** This service process: it owns the turns it runs. */
+  instance: ServiceInstance;
   config: AgentConfig;
   workspace(workspaceId: string): WorkspacePort;
   /** The workspace's facts the agent needs; throws when it does not exist. */
@@ -63,18 +68,23 @@ function titleFrom(text: string): string {
 export class AgentService {
   readonly events: EventLog;
   readonly store: SessionStore;
-  private readonly pending = new PendingRequests();
-  private readonly answered = new AnsweredRequests();
+  private readonly pending: PendingRequests;
   private readonly models: ModelCatalog;
   private readonly deps: RuntimeDeps;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly turnChanges: TurnChanges;
   /** Sessions whose files are being reverted (or restored) right now. */
   private readonly reverting = new Set<string>();
+  private reaper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: AgentServiceOptions) {
     const log = options.log ?? (() => {});
-    this.events = new EventLog(options.db);
+    this.events = new EventLog(options.db, options.bus, options.instance.id);
+    this.pending = new PendingRequests(options.db, options.bus, log);
+    // A stop asked for on another instance, for a turn that runs here.
+    options.bus.listen("abort", ({ key }) => {
+      if (key) this.running.get(key)?.controller.abort();
+    });
     this.store = new SessionStore(options.db);
     this.models = new ModelCatalog(options.config, log);
     this.deps = {
@@ -99,11 +109,30 @@ export class AgentService {
 
   /**
    * Loads the shell grammar bash permissions are judged with (so a broken install fails the start,
-   * not a call), and marks the turns a killed service left running as interrupted.
+   * not a call), and marks the turns of instances that are gone (a killed service, this one's
+   * earlier run) as interrupted; with other instances on the database it keeps looking for them.
    */
   async init(): Promise<void> {
     await bashParser();
+    await this.interruptOrphanedTurns();
+    const { instance } = this.options;
+    if (!instance.shared) return;
+    this.reaper = setInterval(() => {
+      this.interruptOrphanedTurns().catch((error: Error) =>
+        this.deps.logLine(`looking for turns of stopped instances: ${error.message}`),
+      );
+    }, instance.timing.beatMs);
+    this.reaper.unref();
+  }
+
+  /** Ends, as interrupted, the running turns whose instance is gone. */
+  private async interruptOrphanedTurns(): Promise<void> {
+    const { instance } = this.options;
+    const live = await instance.live();
     for (const turn of await this.store.runningTurns()) {
+      if (turn.instanceId !== null && live.has(turn.instanceId)) continue;
+      // Only one instance takes a turn over, whichever gets here first.
+      if (!(await this.store.takeOverTurn(turn.id, turn.instanceId, instance.id))) continue;
       const recorder = new SessionRecorder(this.events, turn.sessionId);
       const messages = await this.store.messages(turn.sessionId);
       const prompt = messages.findIndex((m) => m.id === turn.userMessageId);
@@ -119,10 +148,11 @@ export class AgentService {
           part: { ...part, state: "error", result, output: `Error (aborted): ${result.error.message}` },
         });
       }
+      const { instanceId: _, ...ended } = turn;
       await recorder.emit({
         type: "turn.finished",
         turn: {
-          ...turn,
+          ...ended,
           assistantMessageId: answer?.id ?? null,
           status: "interrupted",
           error: INTERRUPTED,
@@ -134,6 +164,7 @@ export class AgentService {
 
   /** Stops every running turn (the service is shutting down). */
   async close(): Promise<void> {
+    clearInterval(this.reaper);
     const done = [...this.running.values()].map((r) => {
       r.controller.abort(SERVICE_STOPPING);
       return r.done;
@@ -178,11 +209,11 @@ export class AgentService {
         todos: await loadTodos(trx, sessionId),
         turn: await store.runningTurn(sessionId),
         turns: await turnSummaries(trx, sessionId),
+        pending: await this.pending.list(sessionId, trx),
       };
     });
     return {
       ...snapshot,
-      pending: this.pending.list(sessionId),
       lastEventId: snapshot.lastEventId > 0 ? String(snapshot.lastEventId) : null,
     };
   }
@@ -202,13 +233,9 @@ export class AgentService {
     return { ...session, updatedAt: stored.at };
   }
 
+  /** Stops the session's turn (wherever it runs) and deletes the session with its history. */
   async delete(sessionId: string): Promise<void> {
-    await this.store.get(sessionId);
-    const running = this.running.get(sessionId);
-    if (running) {
-      running.controller.abort();
-      await running.done;
-    }
+    await this.abort(sessionId);
     await this.store.delete(sessionId);
   }
 
@@ -220,7 +247,8 @@ export class AgentService {
       throw new AgentError("busy", "the agent is still working on the last prompt; wait for it or abort it");
     }
     if (this.reverting.has(session.id)) throw new AgentError("busy", "a turn is being reverted; try again");
-    // Claimed before any await, so two prompts at once cannot both start a turn.
+    // Claimed before any await, so two prompts at once cannot both start a turn here (and the
+    // database's one-running-turn index keeps two instances from doing it).
     const controller = new AbortController();
     let release: () => void = () => {};
     const done = new Promise<void>((resolve) => {
@@ -232,6 +260,9 @@ export class AgentService {
       release();
     };
     try {
+      if (await this.store.runningTurn(session.id)) {
+        throw new AgentError("busy", "the agent is still working on the last prompt (on another instance)");
+      }
       const model = await this.models.resolve(input.model ?? session.model).catch((error: unknown) => {
         throw error instanceof ModelConfigError ? new AgentError("precondition", error.message) : error;
       });
@@ -295,7 +326,7 @@ export class AgentService {
   /** One revert at a time per session, and none while the agent works on its files. */
   private async changeFiles(ref: TurnRef, run: () => Promise<RevertResult>): Promise<RevertResult> {
     await this.store.get(ref.sessionId);
-    if (this.running.has(ref.sessionId)) {
+    if (this.running.has(ref.sessionId) || (await this.store.runningTurn(ref.sessionId))) {
       throw new AgentError("busy", "the agent is working; revert when the turn is over (or abort it)");
     }
     if (this.reverting.has(ref.sessionId)) throw new AgentError("busy", "a revert is already running");
@@ -307,45 +338,57 @@ export class AgentService {
     }
   }
 
-  /** Stops the running turn: the model stream, the running tool, and any waiting request. */
+  /**
+   * Stops the running turn: the model stream, the running tool, and any waiting request; resolves
+   * once it has ended. A turn that another instance runs is asked to stop through the live bus.
+   */
   async abort(sessionId: string): Promise<{ aborted: boolean }> {
     await this.store.get(sessionId);
     const running = this.running.get(sessionId);
-    if (!running) return { aborted: false };
-    running.controller.abort();
-    await running.done;
+    if (running) {
+      running.controller.abort();
+      await running.done;
+      return { aborted: true };
+    }
+    const elsewhere = await this.store.runningTurn(sessionId);
+    if (!elsewhere) return { aborted: false };
+    const after = await this.store.lastEventId(sessionId);
+    await this.options.bus.notify("abort", sessionId);
+    const following = new AbortController();
+    for await (const event of this.events.follow(sessionId, after, following.signal)) {
+      if (event.type === "turn.finished" && event.turn.id === elsewhere.id) break;
+    }
+    following.abort();
     return { aborted: true };
   }
 
-  /** Answers an approval; the first answer wins, a later one is told whose it was. */
-  respond(input: RespondInput, by?: Author): void {
-    const ok = this.pending.respond(input.sessionId, input.requestId, {
+  /**
+   * Answers an approval, whichever instance runs the turn that asked; the first answer wins, a
+   * later one is told whose it was.
+   */
+  async respond(input: RespondInput, by?: Author): Promise<void> {
+    const ok = await this.pending.respond(input.sessionId, input.requestId, {
       reply: input.reply,
       ...(input.message ? { message: input.message } : {}),
       ...(by ? { by } : {}),
     });
-    if (!ok) throw this.notWaiting("approval", input);
-    this.answered.record(input.sessionId, input.requestId, by);
+    if (!ok) throw await this.notWaiting("approval", input);
   }
 
   /** Answers a question; the first answer wins, as with approvals. */
-  answer(input: AnswerInput, by?: Author): void {
-    if (
-      !this.pending.answer(input.sessionId, input.requestId, {
-        answers: input.answers,
-        ...(by ? { by } : {}),
-      })
-    ) {
-      throw this.notWaiting("question", input);
-    }
-    this.answered.record(input.sessionId, input.requestId, by);
+  async answer(input: AnswerInput, by?: Author): Promise<void> {
+    const ok = await this.pending.answer(input.sessionId, input.requestId, {
+      answers: input.answers,
+      ...(by ? { by } : {}),
+    });
+    if (!ok) throw await this.notWaiting("question", input);
   }
 
-  private notWaiting(
+  private async notWaiting(
     what: "approval" | "question",
     ref: { sessionId: string; requestId: string },
-  ): AgentError {
-    const answered = this.answered.find(ref.sessionId, ref.requestId);
+  ): Promise<AgentError> {
+    const answered = await this.pending.answeredBy(ref.sessionId, ref.requestId);
     if (answered) {
       const who = answered.by ? ` by ${answered.by.name}` : "";
       return new AgentError("conflict", `that ${what} was already answered${who}`);

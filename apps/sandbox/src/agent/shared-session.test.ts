@@ -11,9 +11,9 @@ afterEach(async () => {
 const ada: Author = { kind: "guest", name: "Ada" };
 const owner: Author = { kind: "owner", name: "Owner" };
 
-function thrown(run: () => void): AgentError {
+async function rejected(call: Promise<unknown>): Promise<AgentError> {
   try {
-    run();
+    await call;
   } catch (error) {
     if (error instanceof AgentError) return error;
     throw error;
@@ -52,8 +52,8 @@ describe("a session several people share", () => {
     await f.agent.prompt({ sessionId: session.id, text: "list" }, owner);
     const asked = await view.waitFor(isType("approval.asked"));
     const ref = { sessionId: session.id, requestId: asked.request.id };
-    f.agent.respond({ ...ref, reply: "once" }, ada);
-    const late = thrown(() => f.agent.respond({ ...ref, reply: "reject" }, owner));
+    await f.agent.respond({ ...ref, reply: "once" }, ada);
+    const late = await rejected(f.agent.respond({ ...ref, reply: "reject" }, owner));
     expect(late.kind).toBe("conflict");
     expect(late.message).toBe("that approval was already answered by Ada");
     const replied = await view.waitFor(isType("approval.replied"));
@@ -62,6 +62,9 @@ describe("a session several people share", () => {
     const [call] = await f.toolParts(session.id);
     expect(call).toMatchObject({ state: "completed", approval: { reply: "once", by: ada } });
     expect(view.all.filter((e) => e.type === "approval.replied")).toHaveLength(1);
+    // The answered request stays on record: even after the turn, a late answer learns whose came first.
+    const later = await rejected(f.agent.respond({ ...ref, reply: "always" }, owner));
+    expect([later.kind, later.message]).toEqual(["conflict", "that approval was already answered by Ada"]);
   });
 
   it("takes the first answer to a question and names who gave it", async () => {
@@ -74,8 +77,8 @@ describe("a session several people share", () => {
     await f.agent.prompt({ sessionId: session.id, text: "set up storage" }, owner);
     const asked = await view.waitFor(isType("question.asked"));
     const ref = { sessionId: session.id, requestId: asked.request.id };
-    f.agent.answer({ ...ref, answers: [["Postgres"]] }, ada);
-    expect(() => f.agent.answer({ ...ref, answers: [["SQLite"]] }, owner)).toThrow(
+    await f.agent.answer({ ...ref, answers: [["Postgres"]] }, ada);
+    await expect(f.agent.answer({ ...ref, answers: [["SQLite"]] }, owner)).rejects.toThrow(
       "that question was already answered by Ada",
     );
     expect(await view.waitFor(isType("question.replied"))).toMatchObject({

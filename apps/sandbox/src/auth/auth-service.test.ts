@@ -1,23 +1,20 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "../db/database";
+import type { Db } from "../db/database";
+import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
 import { AuthService } from "./auth-service";
 import { hashSecret } from "./secrets";
 
-describe("AuthService", () => {
-  let dir: string;
+describe.each(DIALECTS)("AuthService on %s", (dialect) => {
+  let database: TestDatabase;
   let db: Db;
   let auth: AuthService;
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "coder-auth-"));
-    db = await openDatabase(dir);
+    database = await openTestDatabase(dialect);
+    db = database.db;
     auth = new AuthService(db);
   });
   afterEach(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await database.close();
   });
 
   it("makes the admin token once and stores only its hash", async () => {

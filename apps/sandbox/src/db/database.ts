@@ -1,25 +1,44 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { Kysely, Migrator } from "kysely";
 import { migrationProvider } from "./migrations";
+import { nulFreeStrings, postgresDialect } from "./postgres";
 import type { Database } from "./schema";
+import { sqliteDialect } from "./sqlite";
 
 export type Db = Kysely<Database>;
 
+/** Which SQL the database speaks: the migrations write each one's column types. */
+export type SqlDialect = "sqlite" | "postgres";
+
+export interface DatabaseSettings {
+  /** The SQLite database lives here when there is no `databaseUrl`. */
+  dataDir: string;
+  /** `postgres://…`: the service runs on that PostgreSQL database instead (CODER_DATABASE_URL). */
+  databaseUrl?: string | undefined;
+}
+
+export const dialectOf = (settings: DatabaseSettings): SqlDialect =>
+  settings.databaseUrl ? "postgres" : "sqlite";
+
 /**
- * Opens (creating if needed) the SQLite database in the data folder and brings its schema up to
- * date. WAL mode keeps readers from blocking the writer; `synchronous = FULL` makes a committed
- * write survive a crash of the service, which is what "committed before acknowledged" needs.
+ * Opens the database (SQLite in the data folder by default, PostgreSQL when a URL is configured)
+ * and brings its schema up to date.
  */
-export async function openDatabase(dataDir: string): Promise<Db> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new SQLite(path.join(dataDir, "coder.db"));
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = FULL");
-  sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+export async function openDatabase(
+  settings: DatabaseSettings,
+  log: (line: string) => void = console.error,
+): Promise<Db> {
+  const dialect = dialectOf(settings);
+  const db =
+    dialect === "postgres"
+      ? new Kysely<Database>({
+          dialect: postgresDialect(settings.databaseUrl ?? "", log),
+          plugins: [nulFreeStrings],
+        })
+      : new Kysely<Database>({ dialect: sqliteDialect(settings.dataDir) });
+  const { error, results } = await new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+  }).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     await db.destroy();

@@ -1,36 +1,63 @@
-import type { Kysely, Migration, MigrationProvider } from "kysely";
+import {
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  sql,
+} from "kysely";
+import type { SqlDialect } from "./database";
+
+/**
+ * The column types each dialect stores a kind of value as. SQLite's are the ones the first
+ * migrations were written with, so its schema is unchanged; PostgreSQL gets native types (the
+ * pool reads them back in the same shape: db/postgres.ts).
+ */
+function columnTypes(dialect: SqlDialect) {
+  const pg = dialect === "postgres";
+  return {
+    /** A key the database counts up: SQLite's autoincrement rowid, an identity column on Postgres. */
+    counter: pg ? "bigint" : "integer",
+    counterKey: (c: ColumnDefinitionBuilder) =>
+      pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
+    timestamp: pg ? "timestamptz" : "text",
+    flag: pg ? "boolean" : "integer",
+    flagOff: pg ? sql`false` : 0,
+    json: pg ? "json" : "text",
+  } as const;
+}
 
 /**
  * Migrations live in code (not files) so the bundled service carries them. Each is append-only:
- * never edit one that has shipped; add the next.
+ * never change what one does to a database that has run it; add the next. (The first four became
+ * dialect-aware for PostgreSQL; on SQLite they still make exactly the schema they always did.)
  */
-const migrations: Record<string, Migration> = {
+const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration> => ({
   "0001_initial": {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable("admin_tokens")
-        .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+        .addColumn("id", t.counter, t.counterKey)
         .addColumn("token_hash", "text", (c) => c.notNull().unique())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
         .execute();
       await db.schema
         .createTable("login_sessions")
         .addColumn("id_hash", "text", (c) => c.primaryKey())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("expires_at", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
         .execute();
       await db.schema
         .createTable("login_tickets")
         .addColumn("ticket_hash", "text", (c) => c.primaryKey())
-        .addColumn("expires_at", "text", (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
         .execute();
       await db.schema
         .createTable("workspaces")
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("name", "text", (c) => c.notNull())
-        .addColumn("egress", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("egress", t.flag, (c) => c.notNull().defaultTo(t.flagOff))
         .addColumn("image", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
         .addColumn("desired_state", "text", (c) => c.notNull().defaultTo("running"))
         .execute();
     },
@@ -45,8 +72,8 @@ const migrations: Record<string, Migration> = {
         .addColumn("title", "text", (c) => c.notNull())
         .addColumn("agent", "text", (c) => c.notNull())
         .addColumn("model", "text")
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("updated_at", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("updated_at", t.timestamp, (c) => c.notNull())
         .execute();
       await db.schema.createIndex("sessions_workspace").on("sessions").columns(["workspace_id"]).execute();
       await db.schema
@@ -56,8 +83,8 @@ const migrations: Record<string, Migration> = {
         .addColumn("role", "text", (c) => c.notNull())
         .addColumn("agent", "text", (c) => c.notNull())
         .addColumn("model", "text")
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("position", "integer", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("position", t.counter, (c) => c.notNull())
         .execute();
       await db.schema
         .createIndex("messages_session")
@@ -71,8 +98,8 @@ const migrations: Record<string, Migration> = {
         .addColumn("session_id", "text", (c) => c.notNull())
         .addColumn("type", "text", (c) => c.notNull())
         .addColumn("text", "text", (c) => c.notNull().defaultTo(""))
-        .addColumn("data", "text", (c) => c.notNull())
-        .addColumn("position", "integer", (c) => c.notNull())
+        .addColumn("data", t.json, (c) => c.notNull())
+        .addColumn("position", t.counter, (c) => c.notNull())
         .execute();
       await db.schema.createIndex("parts_session").on("parts").columns(["session_id", "position"]).execute();
       await db.schema
@@ -83,16 +110,16 @@ const migrations: Record<string, Migration> = {
         .addColumn("assistant_message_id", "text")
         .addColumn("status", "text", (c) => c.notNull())
         .addColumn("error", "text")
-        .addColumn("started_at", "text", (c) => c.notNull())
-        .addColumn("ended_at", "text")
+        .addColumn("started_at", t.timestamp, (c) => c.notNull())
+        .addColumn("ended_at", t.timestamp)
         .execute();
       await db.schema.createIndex("turns_status").on("turns").columns(["status"]).execute();
       await db.schema
         .createTable("session_events")
-        .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+        .addColumn("id", t.counter, t.counterKey)
         .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
-        .addColumn("data", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("data", t.json, (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
         .execute();
       await db.schema
         .createIndex("session_events_session")
@@ -102,16 +129,16 @@ const migrations: Record<string, Migration> = {
       await db.schema
         .createTable("todos")
         .addColumn("session_id", "text", (c) => c.primaryKey().references("sessions.id").onDelete("cascade"))
-        .addColumn("items", "text", (c) => c.notNull())
+        .addColumn("items", t.json, (c) => c.notNull())
         .execute();
       await db.schema
         .createTable("permission_grants")
-        .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+        .addColumn("id", t.counter, t.counterKey)
         .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
         .addColumn("agent", "text", (c) => c.notNull())
         .addColumn("permission", "text", (c) => c.notNull())
         .addColumn("pattern", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
         .execute();
     },
   },
@@ -123,7 +150,7 @@ const migrations: Record<string, Migration> = {
         .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
         .addColumn("before_id", "text", (c) => c.notNull())
         .addColumn("after_id", "text", (c) => c.notNull())
-        .addColumn("reverted", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("reverted", t.flag, (c) => c.notNull().defaultTo(t.flagOff))
         .execute();
       await db.schema
         .createIndex("turn_snapshots_session")
@@ -141,9 +168,9 @@ const migrations: Record<string, Migration> = {
         .addColumn("workspace_id", "text", (c) => c.notNull())
         .addColumn("role", "text", (c) => c.notNull())
         .addColumn("secret_hash", "text", (c) => c.notNull().unique())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("expires_at", "text")
-        .addColumn("revoked_at", "text")
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp)
+        .addColumn("revoked_at", t.timestamp)
         .execute();
       await db.schema
         .createIndex("share_links_workspace")
@@ -155,8 +182,8 @@ const migrations: Record<string, Migration> = {
         .addColumn("id_hash", "text", (c) => c.primaryKey())
         .addColumn("share_id", "text", (c) => c.notNull().references("share_links.id"))
         .addColumn("name", "text", (c) => c.notNull())
-        .addColumn("created_at", "text", (c) => c.notNull())
-        .addColumn("expires_at", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
         .execute();
       await db.schema
         .createIndex("guest_sessions_share")
@@ -172,10 +199,43 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("messages").addColumn("author_name", "text").execute();
     },
   },
-};
-
-export const migrationProvider: MigrationProvider = {
-  async getMigrations() {
-    return migrations;
+  "0006_instances": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("service_instances")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("started_at", t.timestamp, (c) => c.notNull())
+        .addColumn("heartbeat_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema.alterTable("turns").addColumn("instance_id", "text").execute();
+      // One running turn per session, whichever instance starts it.
+      await db.schema
+        .createIndex("turns_one_running")
+        .on("turns")
+        .column("session_id")
+        .unique()
+        .where(sql.ref("status"), "=", "running")
+        .execute();
+      await db.schema
+        .createTable("pending_requests")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull().references("sessions.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("request", t.json, (c) => c.notNull())
+        .addColumn("answer", t.json)
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("pending_requests_session")
+        .on("pending_requests")
+        .columns(["session_id"])
+        .execute();
+    },
   },
-};
+});
+
+export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({
+  async getMigrations() {
+    return migrations(columnTypes(dialect));
+  },
+});

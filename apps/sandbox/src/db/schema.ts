@@ -76,6 +76,8 @@ export interface TurnTable {
   error: string | null;
   started_at: string;
   ended_at: string | null;
+  /** The service instance that runs it (migration 0005); null on rows of earlier versions. */
+  instance_id: string | null;
 }
 
 /** Every event of every session, in order; the id is the `tracked()` id of `session.events`. */
@@ -138,6 +140,26 @@ export interface GuestSessionTable {
   expires_at: string;
 }
 
+/** A running service process (migration 0005_instances): its heartbeat says it still lives. */
+export interface ServiceInstanceTable {
+  id: string;
+  started_at: string;
+  heartbeat_at: string;
+}
+
+/** An approval or question waiting for a person (migration 0005_instances). */
+export interface PendingRequestTable {
+  id: string;
+  /** The session the person looks at (a sub-agent's requests surface in its root session). */
+  session_id: string;
+  kind: "approval" | "question";
+  /** JSON of the ApprovalRequest or QuestionRequest. */
+  request: string;
+  /** JSON of the answer, set once by whichever instance the person answered on. */
+  answer: string | null;
+  created_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -153,4 +175,6 @@ export interface Database {
   turn_snapshots: TurnSnapshotTable;
   share_links: ShareLinkTable;
   guest_sessions: GuestSessionTable;
+  service_instances: ServiceInstanceTable;
+  pending_requests: PendingRequestTable;
 }

@@ -11,6 +11,7 @@ import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connectio
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import { Feed } from "../events/feed";
+import type { LiveBus } from "../events/live-bus";
 import type { ContainerState, WorkspaceDriver } from "./driver";
 
 const toolProgressNotification = z.object({
@@ -60,7 +61,22 @@ export class WorkspaceService {
     private readonly log: (line: string) => void,
     /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
     private readonly daemonOptions: DaemonOptions,
-  ) {}
+    /** Changes are announced to the other instances on the database, and theirs heard. */
+    private readonly bus: LiveBus,
+  ) {
+    bus.listen("workspace", ({ key, local }) => {
+      if (!local) this.republish(key).catch((err: Error) => this.log(`workspace update: ${err.message}`));
+    });
+  }
+
+  /** Another instance changed a workspace (null: any of them): tell this instance's subscribers. */
+  private async republish(id: string | null): Promise<void> {
+    const ids = id ? [id] : (await this.db.selectFrom("workspaces").select("id").execute()).map((r) => r.id);
+    for (const workspaceId of ids) {
+      const workspace = await this.publishUpsert(workspaceId, false);
+      if (!workspace && id) this.events.publish({ type: "deleted", workspaceId });
+    }
+  }
 
   /** Finds the workspaces of an earlier run again and follows engine events from now on. */
   async init(): Promise<void> {
@@ -138,10 +154,11 @@ export class WorkspaceService {
     return this.toWorkspace(row, await this.driver.state(id));
   }
 
-  private async publishUpsert(id: string): Promise<Workspace | undefined> {
+  private async publishUpsert(id: string, announce = true): Promise<Workspace | undefined> {
     try {
       const workspace = await this.get(id);
       this.events.publish({ type: "upsert", workspace });
+      if (announce) this.announce(id);
       return workspace;
     } catch (err) {
       if (err instanceof WorkspaceError) return undefined;
@@ -231,6 +248,13 @@ export class WorkspaceService {
     this.transient.delete(id);
     this.fileFeeds.delete(id);
     this.events.publish({ type: "deleted", workspaceId: id });
+    this.announce(id);
+  }
+
+  private announce(id: string): void {
+    this.bus
+      .notify("workspace", id)
+      .catch((err: Error) => this.log(`announcing workspace ${id}: ${err.message}`));
   }
 
   private assertIdle(id: string): void {

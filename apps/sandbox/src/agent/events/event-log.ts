@@ -1,5 +1,6 @@
 import type { SessionEvent, StoredSessionEvent } from "@coder/protocol";
 import type { Db } from "../../db/database";
+import type { LiveBus } from "../../events/live-bus";
 import { project } from "./projection";
 
 interface Pending {
@@ -8,8 +9,6 @@ interface Pending {
   resolve(stored: StoredSessionEvent): void;
   reject(error: unknown): void;
 }
-
-type Listener = (event: StoredSessionEvent) => void;
 
 /** Rows read per query when replaying a session's events. */
 const REPLAY_PAGE = 500;
@@ -23,16 +22,21 @@ export const BATCH_WINDOW_MS = 10;
 
 /**
  * The ordered record of every session's events. `append` stores an event (and updates the state
- * tables) in a transaction and only then publishes it, so a subscriber never sees an event that
- * could be lost. Events that are waiting together share one transaction (group commit).
+ * tables) in a transaction and only then announces it on the live bus, so a subscriber never sees
+ * an event that could be lost. Events that are waiting together share one transaction (group
+ * commit). Subscribers read the events from the database, on whichever instance they are.
  */
 export class EventLog {
   private queue: Pending[] = [];
   private flushing = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly listeners = new Map<string, Set<Listener>>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly bus: LiveBus,
+    /** The service instance this log belongs to (stored as the owner of the turns it starts). */
+    private readonly instanceId: string,
+  ) {}
 
   /**
    * Stores and publishes an event; resolves once it is committed. `urgent: false` lets it wait up
@@ -80,6 +84,16 @@ export class EventLog {
   private async commit(batch: Pending[]): Promise<StoredSessionEvent[]> {
     const at = new Date().toISOString();
     return this.db.transaction().execute(async (trx) => {
+      // Another instance may append to the same session meanwhile (a rename while this one runs
+      // a turn). Holding the sessions' rows until commit (in one order: no deadlock) makes their
+      // ids commit in the order they were handed out, so a reader "after id N" never skips one.
+      for (const sessionId of [...new Set(batch.map((p) => p.sessionId))].sort()) {
+        await trx
+          .updateTable("sessions")
+          .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+          .where("id", "=", sessionId)
+          .execute();
+      }
       const stored: StoredSessionEvent[] = [];
       for (const { sessionId, event } of batch) {
         const { id } = await trx
@@ -87,7 +101,7 @@ export class EventLog {
           .values({ session_id: sessionId, data: JSON.stringify(event), created_at: at })
           .returning("id")
           .executeTakeFirstOrThrow();
-        await project(trx, sessionId, event, id, at);
+        await project(trx, sessionId, event, id, at, this.instanceId);
         stored.push({ ...event, id, sessionId, at });
       }
       return stored;
@@ -95,67 +109,59 @@ export class EventLog {
   }
 
   private publish(batch: Pending[], stored: StoredSessionEvent[]): void {
-    stored.forEach((event, i) => {
-      for (const listener of this.listeners.get(event.sessionId) ?? []) listener(event);
-      batch[i]?.resolve(event);
-    });
+    for (const [i, event] of stored.entries()) batch[i]?.resolve(event);
+    for (const sessionId of new Set(stored.map((e) => e.sessionId))) {
+      // The events are stored; a lost notice only delays subscribers until the next one.
+      this.bus.notify("session", sessionId).catch(() => {});
+    }
   }
 
   /**
-   * The events of a session after `afterId` from the database, then live ones as they are
-   * published, until `signal` aborts. The listener is registered before the replay starts and
-   * events are delivered by increasing id, so nothing is missed and nothing comes twice.
+   * The events of a session after `afterId` from the database, then new ones as they are
+   * announced (by any instance), until `signal` aborts. Every announcement means "read again after
+   * the last id": the database alone says what the events are, so nothing is missed and nothing
+   * comes twice.
    */
   async *follow(sessionId: string, afterId: number, signal: AbortSignal): AsyncGenerator<StoredSessionEvent> {
-    const live: StoredSessionEvent[] = [];
+    let changed = true;
     let wake: (() => void) | undefined;
-    const listener: Listener = (event) => {
-      live.push(event);
+    const stopListening = this.bus.listen("session", ({ key }) => {
+      if (key !== null && key !== sessionId) return;
+      changed = true;
       wake?.();
-    };
+    });
     const onAbort = () => wake?.();
-    let set = this.listeners.get(sessionId);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(sessionId, set);
-    }
-    set.add(listener);
     signal.addEventListener("abort", onAbort);
     try {
       let last = afterId;
-      for (;;) {
-        const rows = await this.db
-          .selectFrom("session_events")
-          .selectAll()
-          .where("session_id", "=", sessionId)
-          .where("id", ">", last)
-          .orderBy("id")
-          .limit(REPLAY_PAGE)
-          .execute();
-        for (const row of rows) {
-          last = row.id;
-          yield { ...(JSON.parse(row.data) as SessionEvent), id: row.id, sessionId, at: row.created_at };
-        }
-        if (rows.length < REPLAY_PAGE || signal.aborted) break;
-      }
       while (!signal.aborted) {
-        const event = live.shift();
-        if (event) {
-          if (event.id > last) {
-            last = event.id;
-            yield event;
-          }
+        if (!changed) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
           continue;
         }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
+        changed = false;
+        for (;;) {
+          const rows = await this.db
+            .selectFrom("session_events")
+            .selectAll()
+            .where("session_id", "=", sessionId)
+            .where("id", ">", last)
+            .orderBy("id")
+            .limit(REPLAY_PAGE)
+            .execute();
+          for (const row of rows) {
+            last = row.id;
+            yield { ...(JSON.parse(row.data) as SessionEvent), id: row.id, sessionId, at: row.created_at };
+          }
+          if (rows.length < REPLAY_PAGE || signal.aborted) break;
+        }
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(sessionId);
+      stopListening();
     }
   }
 }

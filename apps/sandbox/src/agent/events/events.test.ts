@@ -1,17 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { StoredSessionEvent } from "@coder/protocol";
-import SQLite from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Db, openDatabase } from "../../db/database";
+import { type ClusterMembership, joinCluster } from "../../cluster/join-cluster";
+import type { Db } from "../../db/database";
+import { DIALECTS, openTestDatabase, type TestDatabase } from "../../db/testing/test-database";
 import { SessionStore } from "../store/session-store";
+import { TEST_HEARTBEAT } from "../testing/agent-fixture";
 import { DeltaCoalescer } from "./coalescer";
 import { EventLog } from "./event-log";
 import { SessionRecorder } from "./recorder";
 
-let dir: string;
+let database: TestDatabase;
 let db: Db;
+let cluster: ClusterMembership;
 let log: EventLog;
 
 async function addSession(id: string): Promise<void> {
@@ -49,98 +49,128 @@ async function take(gen: AsyncGenerator<StoredSessionEvent>, count: number): Pro
   return out;
 }
 
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "coder-events-"));
-  db = await openDatabase(dir);
-  log = new EventLog(db);
-  await addSession("session-a");
-  await addSession("session-b");
-});
-
-afterEach(async () => {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe("the event log", () => {
-  it("publishes an event only after its row is committed", async () => {
-    // Another connection sees only committed rows.
-    const reader = new SQLite(path.join(dir, "coder.db"), { readonly: true });
-    const committed = reader.prepare("SELECT count(*) AS n FROM session_events WHERE id = ?");
-    const controller = new AbortController();
-    const seenAtPublish: number[] = [];
-    const follower = (async () => {
-      for await (const e of log.follow("session-a", 0, controller.signal)) {
-        seenAtPublish.push((committed.get(e.id) as { n: number }).n);
-        if (seenAtPublish.length === 3) return;
-      }
-    })();
-    await Promise.all([1, 2, 3].map((n) => log.append("session-a", todos(n), n !== 2)));
-    await follower;
-    controller.abort();
-    reader.close();
-    expect(seenAtPublish).toEqual([1, 1, 1]);
+describe.each(DIALECTS)("on %s", (dialect) => {
+  beforeEach(async () => {
+    database = await openTestDatabase(dialect);
+    db = database.db;
+    cluster = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+    log = new EventLog(db, cluster.bus, cluster.instance.id);
+    await addSession("session-a");
+    await addSession("session-b");
   });
 
-  it("stores a burst of events in one go, in the order they were appended", async () => {
-    const stored = await Promise.all([1, 2, 3, 4, 5].map((n) => log.append("session-a", todos(n))));
-    const ids = stored.map((s) => s.id);
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    expect(stored.map((s) => (s.type === "todos.updated" ? s.todos[0]?.id : ""))).toEqual([
-      "1",
-      "2",
-      "3",
-      "4",
-      "5",
-    ]);
-    const row = await db
-      .selectFrom("todos")
-      .selectAll()
-      .where("session_id", "=", "session-a")
-      .executeTakeFirst();
-    expect(JSON.parse(row?.items ?? "[]")[0].id).toBe("5");
+  afterEach(async () => {
+    await cluster.leave();
+    await database.close();
   });
 
-  it("keeps the other events of a batch when one of them cannot be stored", async () => {
-    const results = await Promise.allSettled([
-      log.append("session-a", todos(1)),
-      log.append("no-such-session", todos(2)),
-      log.append("session-a", todos(3)),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-  });
+  describe("the event log", () => {
+    it("publishes an event only after its row is committed", async () => {
+      // Another connection sees only committed rows.
+      const reader = await database.connect();
+      const controller = new AbortController();
+      const seenAtPublish: number[] = [];
+      const follower = (async () => {
+        for await (const e of log.follow("session-a", 0, controller.signal)) {
+          const rows = await reader
+            .selectFrom("session_events")
+            .select("id")
+            .where("id", "=", e.id)
+            .execute();
+          seenAtPublish.push(rows.length);
+          if (seenAtPublish.length === 3) return;
+        }
+      })();
+      await Promise.all([1, 2, 3].map((n) => log.append("session-a", todos(n), n !== 2)));
+      await follower;
+      controller.abort();
+      expect(seenAtPublish).toEqual([1, 1, 1]);
+    });
 
-  it("replays what a reconnecting subscriber missed, then follows live, without gaps or repeats", async () => {
-    const early = [];
-    for (let n = 1; n <= 3; n++) early.push(await log.append("session-a", todos(n)));
-    await log.append("session-b", todos(99));
-    const controller = new AbortController();
-    const follower = log.follow("session-a", early[0]?.id ?? 0, controller.signal);
-    const pending = take(follower, 4);
-    // Appended while the replay may still be reading: must come exactly once.
-    const late = await Promise.all([log.append("session-a", todos(4)), log.append("session-a", todos(5))]);
-    const got = await pending;
-    controller.abort();
-    expect(got.map((e) => e.id)).toEqual([early[1]?.id, early[2]?.id, late[0]?.id, late[1]?.id]);
-    expect(got.every((e) => e.sessionId === "session-a")).toBe(true);
-  });
+    it("stores a burst of events in one go, in the order they were appended", async () => {
+      const stored = await Promise.all([1, 2, 3, 4, 5].map((n) => log.append("session-a", todos(n))));
+      const ids = stored.map((s) => s.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(stored.map((s) => (s.type === "todos.updated" ? s.todos[0]?.id : ""))).toEqual([
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+      ]);
+      const row = await db
+        .selectFrom("todos")
+        .selectAll()
+        .where("session_id", "=", "session-a")
+        .executeTakeFirst();
+      expect(JSON.parse(row?.items ?? "[]")[0].id).toBe("5");
+    });
 
-  it("replays a long history page by page", async () => {
-    await Promise.all(Array.from({ length: 1203 }, (_, i) => log.append("session-a", todos(i))));
-    const controller = new AbortController();
-    const got = await take(log.follow("session-a", 0, controller.signal), 1203);
-    controller.abort();
-    expect(got).toHaveLength(1203);
-    expect(new Set(got.map((e) => e.id)).size).toBe(1203);
-    expect(await new SessionStore(db).lastEventId("session-a")).toBe(got.at(-1)?.id);
-  });
+    it("keeps the other events of a batch when one of them cannot be stored", async () => {
+      const results = await Promise.allSettled([
+        log.append("session-a", todos(1)),
+        log.append("no-such-session", todos(2)),
+        log.append("session-a", todos(3)),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    });
 
-  it("ends a subscription when its signal aborts", async () => {
-    const controller = new AbortController();
-    const follower = log.follow("session-a", 0, controller.signal);
-    const next = follower.next();
-    controller.abort();
-    expect((await next).done).toBe(true);
+    it("replays what a reconnecting subscriber missed, then follows live, without gaps or repeats", async () => {
+      const early = [];
+      for (let n = 1; n <= 3; n++) early.push(await log.append("session-a", todos(n)));
+      await log.append("session-b", todos(99));
+      const controller = new AbortController();
+      const follower = log.follow("session-a", early[0]?.id ?? 0, controller.signal);
+      const pending = take(follower, 4);
+      // Appended while the replay may still be reading: must come exactly once.
+      const late = await Promise.all([log.append("session-a", todos(4)), log.append("session-a", todos(5))]);
+      const got = await pending;
+      controller.abort();
+      expect(got.map((e) => e.id)).toEqual([early[1]?.id, early[2]?.id, late[0]?.id, late[1]?.id]);
+      expect(got.every((e) => e.sessionId === "session-a")).toBe(true);
+    });
+
+    it.runIf(dialect === "postgres")(
+      "delivers what another instance appends, live, in order and once, while both write to the session",
+      async () => {
+        const other = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+        const otherLog = new EventLog(await database.connect(), other.bus, other.instance.id);
+        const controller = new AbortController();
+        const following = take(log.follow("session-a", 0, controller.signal), 220);
+        await Promise.all(
+          Array.from({ length: 100 }, (_, i) => [
+            otherLog.append("session-a", todos(i), i % 3 === 0),
+            log.append("session-a", todos(1000 + i), i % 2 === 0),
+          ]).flat(),
+        );
+        // And some that only the other instance writes: nothing here announces them.
+        for (let i = 0; i < 20; i++) await otherLog.append("session-a", todos(2000 + i));
+        const got = await following;
+        controller.abort();
+        await other.leave();
+        const ids = got.map((e) => e.id);
+        expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+        expect(ids).toHaveLength(220);
+      },
+    );
+
+    it("replays a long history page by page", async () => {
+      await Promise.all(Array.from({ length: 1203 }, (_, i) => log.append("session-a", todos(i))));
+      const controller = new AbortController();
+      const got = await take(log.follow("session-a", 0, controller.signal), 1203);
+      controller.abort();
+      expect(got).toHaveLength(1203);
+      expect(new Set(got.map((e) => e.id)).size).toBe(1203);
+      expect(await new SessionStore(db).lastEventId("session-a")).toBe(got.at(-1)?.id);
+    });
+
+    it("ends a subscription when its signal aborts", async () => {
+      const controller = new AbortController();
+      const follower = log.follow("session-a", 0, controller.signal);
+      const next = follower.next();
+      controller.abort();
+      expect((await next).done).toBe(true);
+    });
   });
 });
 
@@ -184,7 +214,19 @@ describe("streamed text", () => {
   });
 });
 
-describe("a session recorder", () => {
+describe.each(DIALECTS)("a session recorder on %s", (dialect) => {
+  beforeEach(async () => {
+    database = await openTestDatabase(dialect);
+    db = database.db;
+    cluster = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+    log = new EventLog(db, cluster.bus, cluster.instance.id);
+    await addSession("session-a");
+  });
+  afterEach(async () => {
+    await cluster.leave();
+    await database.close();
+  });
+
   it("stores text waiting in the coalescer before the next event, so the order holds", async () => {
     const recorder = new SessionRecorder(log, "session-a", 10_000);
     const messageId = "message-1";
@@ -196,7 +238,7 @@ describe("a session recorder", () => {
         role: "assistant",
         agent: "build",
         model: null,
-        createdAt: "",
+        createdAt: new Date().toISOString(),
       },
     });
     await recorder.emit({
@@ -217,6 +259,31 @@ describe("a session recorder", () => {
     expect(rows.at(-1)?.id).toBe(after.id);
     const part = await db.selectFrom("parts").selectAll().where("id", "=", "part-0001").executeTakeFirst();
     expect(part?.text).toBe("Hello, world");
+  });
+
+  it("stores streamed text that holds a NUL character (PostgreSQL keeps U+FFFD in its place)", async () => {
+    const recorder = new SessionRecorder(log, "session-a", 10_000);
+    const messageId = "message-1";
+    const createdAt = new Date().toISOString();
+    await recorder.emit({
+      type: "message.created",
+      message: {
+        id: messageId,
+        sessionId: "session-a",
+        role: "assistant",
+        agent: "build",
+        model: null,
+        createdAt,
+      },
+    });
+    await recorder.emit({
+      type: "part.updated",
+      part: { id: "part-nul", messageId, type: "text", text: "a\0" },
+    });
+    recorder.delta(messageId, "part-nul", "b\0c");
+    await recorder.drain();
+    const part = await db.selectFrom("parts").selectAll().where("id", "=", "part-nul").executeTakeFirst();
+    expect(part?.text).toBe(dialect === "postgres" ? "a\uFFFDb\uFFFDc" : "a\0b\0c");
   });
 
   it("reports a failed write on the next emit", async () => {

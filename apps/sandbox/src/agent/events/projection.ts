@@ -26,6 +26,8 @@ export async function project(
   event: SessionEvent,
   eventId: number,
   at: string,
+  /** The service instance storing the event: a turn it starts is its to run. */
+  instanceId: string,
 ): Promise<void> {
   switch (event.type) {
     case "session.updated": {
@@ -49,6 +51,7 @@ export async function project(
         error: t.error,
         started_at: t.startedAt,
         ended_at: t.endedAt,
+        instance_id: instanceId,
       };
       await trx
         .insertInto("turns")
@@ -63,6 +66,14 @@ export async function project(
         )
         .execute();
       await trx.updateTable("sessions").set({ updated_at: at }).where("id", "=", sessionId).execute();
+      // A request the turn left waiting (aborted, interrupted) waits no more; answered ones stay as
+      // the record of who answered.
+      if (event.type === "turn.finished")
+        await trx
+          .deleteFrom("pending_requests")
+          .where("session_id", "=", sessionId)
+          .where("answer", "is", null)
+          .execute();
       return;
     }
     case "message.created": {
@@ -118,10 +129,23 @@ export async function project(
       return;
     }
     case "approval.asked":
-    case "approval.replied":
     case "question.asked":
+      // Listed by every instance, answerable on any (interaction/pending-requests.ts).
+      await trx
+        .insertInto("pending_requests")
+        .values({
+          id: event.request.id,
+          session_id: sessionId,
+          kind: event.type === "approval.asked" ? "approval" : "question",
+          request: JSON.stringify(event.request),
+          answer: null,
+          created_at: at,
+        })
+        .execute();
+      return;
+    case "approval.replied":
     case "question.replied":
-      // Waiting requests live in memory (a restart ends the turn); the events are the record.
+      // The row already holds the answer (and who gave it): it is listed as waiting no more.
       return;
     case "turn.changes":
     case "verify.finished":

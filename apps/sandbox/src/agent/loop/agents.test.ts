@@ -22,7 +22,7 @@ describe("a question", () => {
     const asked = await view.waitFor(isType("question.asked"));
     expect(asked.request.questions).toEqual(questions);
     expect((await f.agent.get(session.id)).pending.questions.map((q) => q.id)).toEqual([asked.request.id]);
-    f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["Postgres"]] });
+    await f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["Postgres"]] });
     await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
     expect(f.model.toolResults(1).join("")).toContain("-> Postgres");
     expect((await f.agent.get(session.id)).pending.questions).toEqual([]);
@@ -37,7 +37,7 @@ describe("a question", () => {
     const view = f.watch(session.id);
     await f.agent.prompt({ sessionId: session.id, text: "go" });
     const asked = await view.waitFor(isType("question.asked"));
-    f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: null });
+    await f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: null });
     await view.waitFor(isType("turn.finished"));
     const [part] = await f.toolParts(session.id);
     expect(part?.result?.error?.code).toBe("rejected");
@@ -53,13 +53,13 @@ describe("a question", () => {
     const view = f.watch(session.id);
     await f.agent.prompt({ sessionId: session.id, text: "go" });
     const asked = await view.waitFor(isType("question.asked"));
-    expect(() =>
+    await expect(
       f.agent.answer({ sessionId: other.id, requestId: asked.request.id, answers: [["a"]] }),
-    ).toThrow(/no longer waiting/);
-    f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["a"]] });
-    expect(() =>
+    ).rejects.toThrow(/no longer waiting/);
+    await f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["a"]] });
+    await expect(
       f.agent.answer({ sessionId: session.id, requestId: asked.request.id, answers: [["a"]] }),
-    ).toThrow(/already answered/);
+    ).rejects.toThrow(/already answered/);
     await view.waitFor(isType("turn.finished"));
   });
 });
@@ -125,7 +125,7 @@ describe("the plan agent", () => {
     const { turnId } = await f.agent.prompt({ sessionId: session.id, text: "plan a change" });
     const asked = await view.waitFor(isType("approval.asked"));
     expect(asked.request.permission).toBe("plan_exit");
-    f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
+    await f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
     await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
 
     expect(offered(0)).not.toContain("bash");

@@ -136,10 +136,22 @@ export class SessionStore {
     return row ? toTurn(row) : null;
   }
 
-  /** Turns that were running when the service stopped. */
-  async runningTurns(): Promise<Turn[]> {
+  /** Every running turn, with the instance that runs it. */
+  async runningTurns(): Promise<(Turn & { instanceId: string | null })[]> {
     const rows = await this.db.selectFrom("turns").selectAll().where("status", "=", "running").execute();
-    return rows.map(toTurn);
+    return rows.map((row) => ({ ...toTurn(row), instanceId: row.instance_id }));
+  }
+
+  /** Makes `to` the owner of a running turn still owned by `from`; false when another got there first. */
+  async takeOverTurn(turnId: string, from: string | null, to: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("turns")
+      .set({ instance_id: to })
+      .where("id", "=", turnId)
+      .where("status", "=", "running")
+      .where((eb) => (from === null ? eb("instance_id", "is", null) : eb("instance_id", "=", from)))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async grants(sessionId: string): Promise<{ agent: string; rule: Rule }[]> {

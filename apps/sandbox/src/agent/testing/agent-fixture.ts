@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { PrimaryAgent, Session, StoredSessionEvent, ToolPart, Turn } from "@coder/protocol";
 import {
   type ModelServer,
   type ScriptedTurn,
   startModelServer,
 } from "../../../../../e2e/support/model-server";
-import { type Db, openDatabase } from "../../db/database";
+import { type ClusterMembership, joinCluster } from "../../cluster/join-cluster";
+import type { HeartbeatTiming } from "../../cluster/service-instance";
+import type { Db, SqlDialect } from "../../db/database";
+import { openTestDatabase } from "../../db/testing/test-database";
 import { AgentService, type AgentServiceOptions } from "../agent-service";
 import type { AgentConfig } from "../config/agent-config";
 import { collectEvents, type EventLogView } from "./event-view";
@@ -15,9 +15,19 @@ import { type LocalWorkspace, startLocalWorkspace } from "./local-workspace";
 
 export { type EventLogView, isType } from "./event-view";
 
+/** Heartbeats quick enough that a test sees an abandoned instance go stale within a second. */
+export const TEST_HEARTBEAT: HeartbeatTiming = { beatMs: 100, staleMs: 600 };
+
 export interface AgentFixture {
   agent: AgentService;
   db: Db;
+  /** This service instance on the database and its live bus. */
+  cluster: ClusterMembership;
+  /**
+   * The agent service of another instance on the same database, with the same configuration (a
+   * second replica, or the service started again after this one died); closed with the fixture.
+   */
+  startAnother(): Promise<AgentService>;
   model: ModelServer;
   workspace: LocalWorkspace;
   workspaceId: string;
@@ -42,10 +52,14 @@ export async function startAgentFixture(
     script?: ScriptedTurn[];
     config?: Partial<AgentConfig>;
     service?: Partial<AgentServiceOptions>;
+    /** The database it runs on (default SQLite). */
+    dialect?: SqlDialect;
   } = {},
 ): Promise<AgentFixture> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-agent-"));
-  const db = await openDatabase(dataDir);
+  const database = await openTestDatabase(options.dialect ?? "sqlite");
+  const db = database.db;
+  const cluster = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+  const others: { cluster: ClusterMembership; agent: AgentService }[] = [];
   const model = await startModelServer({ script: options.script ?? [] });
   const workspace = await startLocalWorkspace();
   const workspaceId = "wsagenttest0001";
@@ -69,26 +83,39 @@ export async function startAgentFixture(
     websearch: { endpoint: "http://127.0.0.1:9/search" },
     ...options.config,
   };
-  const agent = new AgentService({
-    db,
-    config,
-    workspace: () => workspace.port,
-    workspaceInfo: async () => ({ egress: false }),
-    retryBaseMs: 10,
-    ...options.service,
-  });
+  const service = (member: ClusterMembership) =>
+    new AgentService({
+      db,
+      bus: member.bus,
+      instance: member.instance,
+      config,
+      workspace: () => workspace.port,
+      workspaceInfo: async () => ({ egress: false }),
+      retryBaseMs: 10,
+      ...options.service,
+    });
+  const agent = service(cluster);
   await agent.init();
-  const watchers: AbortController[] = [];
+  const watchers: { sessionId: string; view: EventLogView; controller: AbortController }[] = [];
 
   const watch = (sessionId: string): EventLogView => {
     const controller = new AbortController();
-    watchers.push(controller);
-    return collectEvents(agent.follow(sessionId, null, controller.signal));
+    const view = collectEvents(agent.follow(sessionId, null, controller.signal));
+    watchers.push({ sessionId, view, controller });
+    return view;
   };
 
   return {
     agent,
     db,
+    cluster,
+    async startAnother() {
+      const member = await joinCluster(database.settings, db, () => {}, TEST_HEARTBEAT);
+      const other = service(member);
+      others.push({ cluster: member, agent: other });
+      await other.init();
+      return other;
+    },
     model,
     workspace,
     workspaceId,
@@ -104,15 +131,23 @@ export async function startAgentFixture(
       const { turnId } = await agent.prompt({ sessionId, text });
       const end = await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
       await agent.idle(sessionId); // and the checks that may follow it
+      // Subscribers read from the database after each commit: let every watcher catch up.
+      const last = await agent.store.lastEventId(sessionId);
+      const views = watchers.filter((w) => w.sessionId === sessionId).map((w) => w.view);
+      await Promise.all(views.map((v) => v.waitFor((e) => e.id >= last)));
       return (end as Extract<StoredSessionEvent, { type: "turn.finished" }>).turn;
     },
     async close() {
-      for (const w of watchers) w.abort();
+      for (const w of watchers) w.controller.abort();
       await agent.close();
+      for (const other of others) {
+        await other.agent.close();
+        await other.cluster.leave();
+      }
+      await cluster.leave();
       await model.close();
       await workspace.close();
-      await db.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
+      await database.close();
     },
   };
 }

@@ -85,7 +85,7 @@ describe("websearch", () => {
     const { turnId } = await f.agent.prompt({ sessionId: session.id, text: "search" });
     const asked = await view.waitFor(isType("approval.asked"));
     expect(asked.request).toMatchObject({ permission: "websearch", patterns: ["zod 4 release"] });
-    f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
+    await f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
     await view.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId);
     expect(seen).toEqual({ url: "/search?q=zod+4+release&count=3", key: "search-key" });
     const [part] = await f.toolParts(session.id);

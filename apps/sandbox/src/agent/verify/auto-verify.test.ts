@@ -134,7 +134,7 @@ describe("auto-verify", () => {
     if (first.type !== "approval.asked") throw new Error("no approval");
     expect(first.request).toMatchObject({ tool: "bash", patterns: ["touch checked.txt; exit 1"] });
     expect(existsSync(checked)).toBe(false);
-    f.agent.respond({ sessionId: session.id, requestId: first.request.id, reply: "once" });
+    await f.agent.respond({ sessionId: session.id, requestId: first.request.id, reply: "once" });
     await view.waitFor((e) => e.type === "verify.finished");
     expect(existsSync(checked)).toBe(true);
 
@@ -144,8 +144,9 @@ describe("auto-verify", () => {
       (e) => e.type === "approval.asked" && e.request.id !== first.request.id,
     );
     if (second.type !== "approval.asked") throw new Error("no second approval");
-    f.agent.respond({ sessionId: session.id, requestId: second.request.id, reply: "reject" });
+    await f.agent.respond({ sessionId: session.id, requestId: second.request.id, reply: "reject" });
     await f.agent.idle(session.id);
+    await view.waitFor(isType("verify.skipped"));
     expect(existsSync(checked)).toBe(false);
     expect(view.all.filter(isType("verify.skipped")).map((e) => e.reason)).toEqual([
       "the person did not allow it",

@@ -47,14 +47,14 @@ export const sessionRouter = router({
    */
   respond: sessionProcedure("editor")
     .input(respondInput)
-    .mutation(({ ctx, input }) => {
-      ctx.agent.respond(input, authorOf(ctx.principal));
+    .mutation(async ({ ctx, input }) => {
+      await ctx.agent.respond(input, authorOf(ctx.principal));
       return { ok: true as const };
     }),
   answer: sessionProcedure("editor")
     .input(answerInput)
-    .mutation(({ ctx, input }) => {
-      ctx.agent.answer(input, authorOf(ctx.principal));
+    .mutation(async ({ ctx, input }) => {
+      await ctx.agent.answer(input, authorOf(ctx.principal));
       return { ok: true as const };
     }),
   /** What a turn changed: the files (added/modified/deleted, line counts) and a unified diff. */

@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "../db/database";
+
+export interface HeartbeatTiming {
+  /** How often an instance writes its heartbeat (and looks for dead ones). */
+  beatMs: number;
+  /** An instance whose heartbeat is older than this is dead: its turns are interrupted. */
+  staleMs: number;
+}
+
+export const DEFAULT_HEARTBEAT: HeartbeatTiming = { beatMs: 2000, staleMs: 10_000 };
+
+const FORGET_MS = 24 * 3600_000;
+
+/**
+ * This service process among those sharing the database: a row in `service_instances` with a
+ * heartbeat. What it owns (running turns, the requests they wait on) is marked with its id; when
+ * its heartbeat goes stale another instance takes over and ends them, as a restart would. Alone
+ * on its database (SQLite: `shared` false) every other instance is by definition gone. Clocks of
+ * instances on different hosts must agree to well within `staleMs` (NTP does).
+ */
+export class ServiceInstance {
+  readonly id = `i${randomBytes(8).toString("hex")}`;
+  private timer: NodeJS.Timeout | undefined;
+  private failing = false;
+
+  constructor(
+    private readonly db: Db,
+    readonly shared: boolean,
+    readonly timing: HeartbeatTiming = DEFAULT_HEARTBEAT,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  async start(): Promise<void> {
+    const now = new Date().toISOString();
+    // Rows of instances gone for long (killed, never stopped cleanly): whatever they owned counts
+    // as orphaned with or without their row.
+    await this.db
+      .deleteFrom("service_instances")
+      .where("heartbeat_at", "<", new Date(Date.now() - FORGET_MS).toISOString())
+      .execute();
+    await this.db
+      .insertInto("service_instances")
+      .values({ id: this.id, started_at: now, heartbeat_at: now })
+      .execute();
+    this.timer = setInterval(() => void this.beat(), this.timing.beatMs);
+    this.timer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.db
+        .updateTable("service_instances")
+        .set({ heartbeat_at: new Date().toISOString() })
+        .where("id", "=", this.id)
+        .execute();
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.log(`instance heartbeat: ${(error as Error).message}`);
+      this.failing = true;
+    }
+  }
+
+  /** The ids of the instances alive now, this one included. */
+  async live(): Promise<Set<string>> {
+    if (!this.shared) return new Set([this.id]);
+    const rows = await this.db
+      .selectFrom("service_instances")
+      .select("id")
+      .where("heartbeat_at", ">", new Date(Date.now() - this.timing.staleMs).toISOString())
+      .execute();
+    return new Set([this.id, ...rows.map((r) => r.id)]);
+  }
+
+  /** A clean stop: the heartbeat ends and the row goes (after this instance ended its turns). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.db.deleteFrom("service_instances").where("id", "=", this.id).execute();
+  }
+
+  /** Stops beating and leaves the row, as a killed process does (tests). */
+  abandon(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,3 @@
+// Types for postgres.mjs.
+export function findPostgresBin(): Promise<string | null>;
+export function ensurePostgres(): Promise<string>;
