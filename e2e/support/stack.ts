@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../apps/sandbox/src/config";
 import { type RunningService, startService } from "../../apps/sandbox/src/service";
-import { newInstance, removeInstance, requireImage } from "../../apps/sandbox/src/testing/harness";
+import {
+  newInstance,
+  removeInstance,
+  requireImage,
+  TEST_SERVICE_ENV,
+} from "../../apps/sandbox/src/testing/harness";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 
@@ -93,6 +98,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       CODER_INSTANCE: instance,
       CODER_WEB_UPSTREAM: upstream,
       CODER_MEMORY_MB: "1024",
+      ...TEST_SERVICE_ENV,
     }),
     () => undefined,
     { agentEnv: options.agentEnv ?? {} },

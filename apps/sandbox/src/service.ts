@@ -53,11 +53,14 @@ export async function startService(
   }
   // Before any workspace starts: egress ones only ever run behind their rules.
   await driver.prepare().catch((err: Error) => log(err.message));
-  const workspaces = new WorkspaceService(db, driver, config.image, log, {
-    command: daemonCommand(config.lspServers),
-    timeouts: DEFAULT_DAEMON_TIMEOUTS,
-    ...options.daemon,
-  });
+  const workspaces = new WorkspaceService(
+    db,
+    driver,
+    config.image,
+    log,
+    { command: daemonCommand(config.lspServers), timeouts: DEFAULT_DAEMON_TIMEOUTS, ...options.daemon },
+    config.warmPool,
+  );
   await workspaces.init();
   const agent = new AgentService({
     db,
@@ -102,7 +105,7 @@ export async function startService(
     async close() {
       await sweeper.stop();
       await agent.close();
-      workspaces.close();
+      await workspaces.close();
       await closeServer();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();

@@ -165,6 +165,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0005_warm_pool": {
+    async up(db: Kysely<unknown>) {
+      // A row per spare workspace ready to be claimed; deleting the row is what claims (or retires) it.
+      await db.schema
+        .createTable("warm_pool")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("fingerprint", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
+  "0006_idle_stop": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("workspaces").addColumn("idle_stopped_at", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -85,6 +85,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/**
+ * Test services keep no warm pool unless a test asks for one (CODER_WARM_POOL): spares filling in
+ * the background would add containers and load that the other tests neither expect nor need.
+ */
+export const TEST_SERVICE_ENV = { CODER_WARM_POOL: "0" };
+
 /** The real service in-process, on a random port, with its own data folder and container label. */
 export async function startTestService(
   options: ServiceOptions = {},
@@ -101,6 +107,7 @@ export async function startTestService(
     CODER_MEMORY_MB: "512",
     CODER_PIDS_LIMIT: "256",
     CODER_CPUS: "1",
+    ...TEST_SERVICE_ENV,
     ...env,
   });
   const service = await startService(config, log, { agentEnv: {}, ...options });
@@ -206,7 +213,7 @@ export function spawnService(
   const hooks = "./packages/tools/bin/register.mjs";
   const child = spawn(process.execPath, ["--import", hooks, "apps/sandbox/src/main.ts"], {
     cwd: repo,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...TEST_SERVICE_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return new Promise((resolve, reject) => {

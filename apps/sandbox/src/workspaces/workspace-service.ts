@@ -12,6 +12,7 @@ import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import { Feed } from "../events/feed";
 import type { ContainerState, WorkspaceDriver } from "./driver";
+import { WarmPool } from "./warm-pool";
 
 const toolProgressNotification = z.object({
   callId: z.string().max(256),
@@ -52,6 +53,8 @@ export class WorkspaceService {
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
   private readonly toolProgress = new Map<string, (update: Record<string, unknown>) => void>();
   private readonly stopWatching = new AbortController();
+  /** Spare workspaces made ahead, which `create` claims when one fits. */
+  readonly pool: WarmPool;
 
   constructor(
     private readonly db: Db,
@@ -60,9 +63,29 @@ export class WorkspaceService {
     private readonly log: (line: string) => void,
     /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
     private readonly daemonOptions: DaemonOptions,
-  ) {}
+    /** How many spare workspaces to keep ready (0: none). */
+    warmPool = 0,
+  ) {
+    this.pool = new WarmPool({
+      size: warmPool,
+      db,
+      driver,
+      image,
+      log,
+      newId: newWorkspaceId,
+      connect: (id) => this.daemon(id).ensure(),
+      disconnect: (id) => {
+        this.daemons.get(id)?.close();
+        this.daemons.delete(id);
+      },
+      engineBusy: () => [...this.transient.values()].some((t) => t.status !== "error"),
+    });
+  }
 
-  /** Finds the workspaces of an earlier run again and follows engine events from now on. */
+  /**
+   * Finds the workspaces (and spares) of an earlier run again and follows engine events from now
+   * on.
+   */
   async init(): Promise<void> {
     void this.followEngine();
     const rows = await this.db.selectFrom("workspaces").selectAll().execute();
@@ -77,9 +100,11 @@ export class WorkspaceService {
         this.start(row.id).catch((err) => this.log(`restart ${row.id}: ${err.message}`));
       }
     }
+    await this.pool.init();
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.pool.close();
     this.stopWatching.abort();
     for (const d of this.daemons.values()) d.close();
   }
@@ -155,27 +180,53 @@ export class WorkspaceService {
     return this.publishUpsert(id);
   }
 
-  /** Records the workspace and returns at once; the container comes up in the background. */
+  /**
+   * Records the workspace and returns at once: running when a spare was claimed, else creating while
+   * the container comes up in the background.
+   */
   async create(input: CreateWorkspaceInput): Promise<Workspace> {
+    const id = await this.claimOrMake(input);
+    const workspace = await this.publishUpsert(id);
+    if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
+    return workspace;
+  }
+
+  /**
+   * The one step that gives a new workspace its row and its container: a spare of the warm pool
+   * when one fits the request (no egress; it runs with its daemon answering), else a new container
+   * made in the background. Steps that fill the new workspace come after it.
+   */
+  private async claimOrMake(input: CreateWorkspaceInput): Promise<string> {
+    const row = {
+      name: input.name,
+      egress: input.egress ? 1 : 0,
+      image: this.image,
+      created_at: new Date().toISOString(),
+      desired_state: "running" as const,
+    };
+    const spare = input.egress ? undefined : await this.pool.claim(row);
+    if (spare) {
+      // Connected already, unless the service has just started; a spare whose container stopped
+      // meanwhile is started like any workspace.
+      await this.daemon(spare)
+        .ensure()
+        .catch(() => {
+          this.transient.set(spare, { status: "starting" });
+          void this.bringUp(spare, () => this.driver.start(spare));
+        });
+      return spare;
+    }
     const id = newWorkspaceId();
     await this.db
       .insertInto("workspaces")
-      .values({
-        id,
-        name: input.name,
-        egress: input.egress ? 1 : 0,
-        image: this.image,
-        created_at: new Date().toISOString(),
-        desired_state: "running",
-      })
+      .values({ ...row, id })
       .execute();
-    const workspace = await this.setTransient(id, { status: "creating" });
+    this.transient.set(id, { status: "creating" });
     void this.bringUp(id, async () => {
       await this.driver.create({ id, image: this.image, egress: input.egress });
       await this.driver.start(id);
     });
-    if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
-    return workspace;
+    return id;
   }
 
   /** Runs the steps that make a workspace usable, ending in a daemon that answers. */
