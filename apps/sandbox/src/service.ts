@@ -12,6 +12,7 @@ import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { openDatabase } from "./db/database";
 import { createServer } from "./http/server";
+import { IdleStopper } from "./workspaces/idle-stopper";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
 export interface RunningService {
@@ -73,6 +74,9 @@ export async function startService(
   // them); they now go to the workspace's spill folder, so what is left here is only litter.
   await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
+  workspaces.activity.addSource({ isActive: (id) => agent.turnRunningIn(id) });
+  const idleStopper = new IdleStopper(workspaces, config.idleStopSeconds * 1000, log);
+  idleStopper.start();
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
@@ -104,6 +108,7 @@ export async function startService(
     agent,
     async close() {
       await sweeper.stop();
+      await idleStopper.stop();
       await agent.close();
       await workspaces.close();
       await closeServer();

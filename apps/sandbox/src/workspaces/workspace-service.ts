@@ -11,6 +11,7 @@ import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connectio
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import { Feed } from "../events/feed";
+import { WorkspaceActivity } from "./activity";
 import type { ContainerState, WorkspaceDriver } from "./driver";
 import { WarmPool } from "./warm-pool";
 
@@ -55,6 +56,8 @@ export class WorkspaceService {
   private readonly stopWatching = new AbortController();
   /** Spare workspaces made ahead, which `create` claims when one fits. */
   readonly pool: WarmPool;
+  /** When each workspace was last used, for the idle stopper (idle-stopper.ts). */
+  readonly activity = new WorkspaceActivity();
 
   constructor(
     private readonly db: Db,
@@ -143,6 +146,7 @@ export class WorkspaceService {
       image: row.image,
       createdAt: row.created_at,
       ...(detail ? { detail } : {}),
+      ...(status === "stopped" && row.idle_stopped_at ? { idleStoppedAt: row.idle_stopped_at } : {}),
     };
   }
 
@@ -235,6 +239,7 @@ export class WorkspaceService {
       await steps();
       this.daemons.get(id)?.reset();
       await this.daemon(id).ensure();
+      this.activity.touch(id);
       await this.setTransient(id, undefined);
     } catch (err) {
       const message = (err as Error).message;
@@ -246,20 +251,30 @@ export class WorkspaceService {
   async start(id: string): Promise<Workspace> {
     await this.row(id);
     this.assertIdle(id);
-    await this.db.updateTable("workspaces").set({ desired_state: "running" }).where("id", "=", id).execute();
+    await this.db
+      .updateTable("workspaces")
+      .set({ desired_state: "running", idle_stopped_at: null })
+      .where("id", "=", id)
+      .execute();
     const workspace = await this.setTransient(id, { status: "starting" });
     void this.bringUp(id, () => this.driver.start(id));
     return workspace ?? this.get(id);
   }
 
-  async stop(id: string): Promise<Workspace> {
+  /** Stops the container; `idle`: the idle stopper does, and the status will say so. */
+  async stop(id: string, { idle = false } = {}): Promise<Workspace> {
     await this.row(id);
     this.assertIdle(id);
-    await this.db.updateTable("workspaces").set({ desired_state: "stopped" }).where("id", "=", id).execute();
+    await this.db
+      .updateTable("workspaces")
+      .set({ desired_state: "stopped", idle_stopped_at: idle ? new Date().toISOString() : null })
+      .where("id", "=", id)
+      .execute();
     await this.setTransient(id, { status: "stopping" });
     this.daemons.get(id)?.reset();
     try {
       await this.driver.stop(id);
+      this.activity.forget(id);
       await this.setTransient(id, undefined);
     } catch (err) {
       await this.setTransient(id, { status: "error", detail: (err as Error).message });
@@ -280,6 +295,7 @@ export class WorkspaceService {
     }
     await this.db.deleteFrom("workspaces").where("id", "=", id).execute();
     this.transient.delete(id);
+    this.activity.forget(id);
     this.fileFeeds.delete(id);
     this.events.publish({ type: "deleted", workspaceId: id });
   }
