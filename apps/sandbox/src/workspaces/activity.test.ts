@@ -4,7 +4,12 @@ import { WorkspaceActivity } from "./activity";
 describe("workspace activity", () => {
   const clock = () => {
     let now = 1_000;
-    return { now: () => now, pass: (ms: number) => (now += ms) };
+    return {
+      now: () => now,
+      pass: (ms: number) => {
+        now += ms;
+      },
+    };
   };
 
   it("starts a workspace's idle clock when it is first asked about, and a call restarts it", () => {
