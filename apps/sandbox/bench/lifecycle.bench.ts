@@ -1,0 +1,186 @@
+import { readFileSync } from "node:fs";
+import type { TRPCClient } from "@trpc/client";
+import type { BenchResult } from "../../../bench/types";
+import { percentile, round } from "../../../bench/types";
+import { openTerminal, startTestService, type TestService, waitForStatus } from "../src/testing/harness";
+import type { AppRouter } from "../src/trpc/router";
+
+const now = () => performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SAMPLES = 7;
+
+/** A tool call on the workspace, retried every 5 ms while the workspace is not ready yet. */
+async function firstToolAnswer(api: TRPCClient<AppRouter>, workspaceId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const { result } = await api.tools.execute.mutate({ workspaceId, tool: "list", args: { path: "." } });
+      if (result.ok) return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    await sleep(5);
+  }
+}
+
+/** Resolves once the service's warm pool is full and has had a moment with nothing to do. */
+async function poolFull(t: TestService, size: number): Promise<void> {
+  while ((await t.service.workspaces.pool.count()) < size) await sleep(50);
+  await sleep(1500);
+}
+
+/** The kernel's estimate of memory available for new work, in MiB. */
+function memAvailableMiB(): number {
+  const line = readFileSync("/proc/meminfo", "utf8").match(/^MemAvailable:\s+(\d+) kB/m);
+  if (!line?.[1]) throw new Error("no MemAvailable in /proc/meminfo");
+  return Number(line[1]) / 1024;
+}
+
+/** MemAvailable once it has settled: the median of five readings a second apart. */
+async function settledMemAvailable(): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await sleep(1000);
+    readings.push(memAvailableMiB());
+  }
+  return percentile(readings, 50);
+}
+
+/** Create → first tool answer, on a service without a pool and one with, sample by sample in turn. */
+async function createToFirstAnswer(): Promise<BenchResult[]> {
+  const cold = await startTestService({}, { CODER_WARM_POOL: "0", CODER_IDLE_STOP_SECONDS: "0" });
+  const warm = await startTestService({}, { CODER_WARM_POOL: "1", CODER_IDLE_STOP_SECONDS: "0" });
+  try {
+    const times = { cold: [] as number[], warm: [] as number[] };
+    for (let i = 0; i < SAMPLES; i++) {
+      for (const [kind, t] of [
+        ["warm", warm],
+        ["cold", cold],
+      ] as const) {
+        await poolFull(warm, 1);
+        const start = now();
+        const { id } = await t.api.workspace.create.mutate({ name: `${kind}-${i}` });
+        await firstToolAnswer(t.api, id);
+        times[kind].push(now() - start);
+        await t.api.workspace.delete.mutate({ workspaceId: id });
+      }
+    }
+    const coldP50 = percentile(times.cold, 50);
+    const warmP50 = percentile(times.warm, 50);
+    return [
+      {
+        name: `create → first tool answer, cold p50 (${SAMPLES} samples)`,
+        value: round(coldP50, 0),
+        unit: "ms",
+      },
+      {
+        name: `create → first tool answer, warm pool p50 (${SAMPLES} samples)`,
+        value: round(warmP50, 1),
+        unit: "ms",
+        target: "< 100 ms",
+        pass: warmP50 < 100,
+      },
+      {
+        name: "create → first tool answer, warm pool / cold (p50s)",
+        value: round(warmP50 / coldP50, 3),
+        unit: "×",
+        ratio: round(warmP50 / coldP50, 3),
+        target: "≤ 0.25",
+        pass: warmP50 / coldP50 <= 0.25,
+      },
+    ];
+  } finally {
+    await warm.close();
+    await cold.close();
+  }
+}
+
+/** A workspace stopped for being idle: `workspace.start` → a tool answer, and → a terminal prompt. */
+async function resumeAfterIdleStop(): Promise<BenchResult[]> {
+  const t = await startTestService({}, { CODER_IDLE_STOP_SECONDS: "1" });
+  try {
+    const { id } = await t.api.workspace.create.mutate({ name: "resume" });
+    await waitForStatus(t.api, id, "running");
+    const toTool: number[] = [];
+    const toTerminal: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      // Listing is no use of the workspace: it stops after a second of nothing.
+      while ((await t.api.workspace.list.query()).find((w) => w.id === id)?.idleStoppedAt === undefined)
+        await sleep(100);
+      await sleep(1000);
+      const start = now();
+      await t.api.workspace.start.mutate({ workspaceId: id });
+      await firstToolAnswer(t.api, id);
+      toTool.push(now() - start);
+      // The terminal: its socket is refused (4409) until the workspace runs, as the IDE retries.
+      for (;;) {
+        const term = await openTerminal(t.url, t.cookie, id, "main");
+        const ready = await term
+          .waitFor(/\$ /, 10_000)
+          .then(() => true)
+          .catch(() => false);
+        term.ws.close();
+        if (ready) break;
+      }
+      toTerminal.push(now() - start);
+    }
+    const tool50 = percentile(toTool, 50);
+    return [
+      {
+        name: `resume after idle stop: workspace.start → first tool answer p50 (${SAMPLES} samples)`,
+        value: round(tool50, 0),
+        unit: "ms",
+        target: "≤ 1500 ms",
+        pass: tool50 <= 1500,
+      },
+      {
+        name: "resume after idle stop: workspace.start → terminal prompt p50",
+        value: round(percentile(toTerminal, 50), 0),
+        unit: "ms",
+        target: "≤ 1500 ms",
+        pass: percentile(toTerminal, 50) <= 1500,
+      },
+    ];
+  } finally {
+    await t.close();
+  }
+}
+
+/** Host memory (MemAvailable drop) of 10 idle running workspaces, then of the same 10 stopped. */
+async function memoryPerWorkspace(): Promise<BenchResult[]> {
+  const count = 10;
+  const t = await startTestService({}, { CODER_MEMORY_MB: "2048", CODER_IDLE_STOP_SECONDS: "0" });
+  try {
+    const before = await settledMemAvailable();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const { id } = await t.api.workspace.create.mutate({ name: `idle-${i}` });
+      await waitForStatus(t.api, id, "running");
+      ids.push(id);
+    }
+    const running = await settledMemAvailable();
+    for (const id of ids) await t.api.workspace.stop.mutate({ workspaceId: id });
+    const stopped = await settledMemAvailable();
+    const notes = "MemAvailable (/proc/meminfo) before and after, median of 5 readings; the machine is shared";
+    return [
+      {
+        name: `host memory per idle running workspace (MemAvailable drop for ${count})`,
+        value: round((before - running) / count, 1),
+        unit: "MiB",
+        notes,
+      },
+      {
+        name: `host memory per stopped workspace (MemAvailable drop for ${count})`,
+        value: round((before - stopped) / count, 1),
+        unit: "MiB",
+        notes,
+      },
+    ];
+  } finally {
+    await t.close();
+  }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  return [...(await createToFirstAnswer()), ...(await resumeAfterIdleStop()), ...(await memoryPerWorkspace())];
+}
