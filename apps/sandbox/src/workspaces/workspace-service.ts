@@ -11,6 +11,7 @@ import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connectio
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import { Feed } from "../events/feed";
+import { saveTerminalScreens } from "../terminal/tmux-session";
 import { WorkspaceActivity } from "./activity";
 import type { ContainerState, WorkspaceDriver } from "./driver";
 import { WarmPool } from "./warm-pool";
@@ -273,6 +274,7 @@ export class WorkspaceService {
     await this.setTransient(id, { status: "stopping" });
     this.daemons.get(id)?.reset();
     try {
+      await saveTerminalScreens(this.driver, id);
       await this.driver.stop(id);
       this.activity.forget(id);
       await this.setTransient(id, undefined);
