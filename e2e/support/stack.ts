@@ -61,6 +61,8 @@ export interface StackOptions {
    * agent has no model, as on a fresh install.
    */
   agentEnv?: Record<string, string | undefined>;
+  /** More service settings (`CODER_IDLE_STOP_SECONDS`, ...). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       CODER_WEB_UPSTREAM: upstream,
       CODER_MEMORY_MB: "1024",
       ...TEST_SERVICE_ENV,
+      ...options.env,
     }),
     () => undefined,
     { agentEnv: options.agentEnv ?? {} },
