@@ -75,7 +75,7 @@ export async function startService(
   await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
   workspaces.activity.addSource({ isActive: (id) => agent.turnRunningIn(id) });
-  const idleStopper = new IdleStopper(workspaces, config.idleStopSeconds * 1000, log);
+  const idleStopper = new IdleStopper(db, workspaces, config.idleStopSeconds * 1000, log);
   idleStopper.start();
   const { server, close: closeServer } = createServer({
     auth,

@@ -179,6 +179,7 @@ const migrations: Record<string, Migration> = {
   "0006_idle_stop": {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable("workspaces").addColumn("idle_stopped_at", "text").execute();
+      await db.schema.alterTable("workspaces").addColumn("last_used_at", "text").execute();
     },
   },
 };

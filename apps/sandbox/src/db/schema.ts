@@ -29,6 +29,11 @@ export interface WorkspaceTable {
   desired_state: "running" | "stopped";
   /** When the service stopped it for being idle; null once it starts again (or was stopped by a person). */
   idle_stopped_at: string | null;
+  /**
+   * The last use of it that a service instance saw (written at most once per idle check), so an
+   * instance never stops a workspace that people use through another one.
+   */
+  last_used_at: string | null;
 }
 
 /** A spare workspace of the warm pool, ready to be claimed (workspaces/warm-pool.ts). */

@@ -127,6 +127,61 @@ export async function startTestService(
   };
 }
 
+/** Services started one after another, or side by side, on one data folder and container label. */
+export interface SharedPlace {
+  instance: string;
+  start(
+    env?: Record<string, string>,
+  ): Promise<{ service: RunningService; api: TRPCClient<AppRouter>; cookie: string }>;
+  stop(service: RunningService): Promise<void>;
+  /** Closes the services still running and removes what they made. */
+  close(): Promise<void>;
+}
+
+/**
+ * One database and one instance label for several services: a service restarted on the same data,
+ * or two instances of it sharing one database. `env` applies to each, before `start`'s own.
+ */
+export function sharedPlace(
+  env: Record<string, string> = {},
+  log: (line: string) => void = () => undefined,
+): SharedPlace {
+  const instance = newInstance();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-shared-"));
+  const running: RunningService[] = [];
+  let token = "";
+  return {
+    instance,
+    async start(more = {}) {
+      const config = loadConfig({
+        CODER_IMAGE: requireImage(),
+        CODER_DATA_DIR: dataDir,
+        CODER_PORT: "0",
+        CODER_INSTANCE: instance,
+        CODER_MEMORY_MB: "512",
+        ...TEST_SERVICE_ENV,
+        ...env,
+        ...more,
+      });
+      const service = await startService(config, log, { agentEnv: {} });
+      running.push(service);
+      // The admin token is printed at the first start only.
+      token ||= service.adminToken ?? "";
+      const cookie = await login(service.url, token);
+      return { service, api: trpcClient(service.url, cookie), cookie };
+    },
+    async stop(service) {
+      running.splice(running.indexOf(service), 1);
+      await service.close();
+    },
+    async close() {
+      for (const service of running.splice(0)) await service.close();
+      await removeInstance(instance);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Polls until the workspace reaches `status` (or fails with its error detail). */
 export async function waitForStatus(
   api: TRPCClient<AppRouter>,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectEvents } from "../agent/testing/event-view";
 import { type ScriptedAgent, startScriptedAgent } from "../agent/testing/scripted-agent";
 import { sessionEventStream } from "../agent/testing/sse-events";
-import { openTerminal, waitForStatus } from "../testing/harness";
+import { openTerminal, type SharedPlace, sharedPlace, waitForStatus } from "../testing/harness";
 
 const IDLE_SECONDS = 3;
 
@@ -75,11 +75,12 @@ describe(`a workspace nothing uses for CODER_IDLE_STOP_SECONDS (${IDLE_SECONDS} 
 
   it("keeps running while a terminal is open or an agent turn runs, and is stopped once they end", async () => {
     const { t, model } = agent;
-    // The control is made first, so the stopper (newest first) looks at it last in each pass.
-    const [control, withTerminal, withTurn] = await Promise.all(
-      ["control", "terminal", "turn"].map((name) => runningWorkspace(name)),
-    );
-    if (!control || !withTerminal || !withTurn) throw new Error("three workspaces expected");
+    // The control is made first, so the stopper (newest first) looks at it last in each pass; its
+    // own terminal keeps it running until the others are set up.
+    const control = await runningWorkspace("control");
+    const keepControl = await openTerminal(t.url, t.cookie, control, "main");
+    const [withTerminal, withTurn] = await Promise.all(["terminal", "turn"].map((n) => runningWorkspace(n)));
+    if (!withTerminal || !withTurn) throw new Error("two workspaces expected");
     const term = await openTerminal(t.url, t.cookie, withTerminal, "main");
     await term.waitFor(/\$ /);
     model.push({ text: "Thinking…", hang: true });
@@ -88,7 +89,7 @@ describe(`a workspace nothing uses for CODER_IDLE_STOP_SECONDS (${IDLE_SECONDS} 
     await model.waitForRequests(model.requests.length + 1);
     // The control is the last one used: without the terminal and the turn, the other two would be
     // stopped no later than it.
-    await t.api.workspace.get.query({ workspaceId: control });
+    keepControl.ws.close();
 
     await untilListed(control, "stopped");
     expect((await listed(withTerminal)).status).toBe("running");
@@ -102,19 +103,56 @@ describe(`a workspace nothing uses for CODER_IDLE_STOP_SECONDS (${IDLE_SECONDS} 
 
   it("is not stopped while someone follows it live (a subscription)", async () => {
     const { t, model } = agent;
-    const [control, watched] = await Promise.all(
-      ["control-2", "watched"].map((name) => runningWorkspace(name)),
-    );
-    if (!control || !watched) throw new Error("two workspaces expected");
+    // Made one after the other: the stopper (newest first) looks at the control last in each pass.
+    const control = await runningWorkspace("control-2");
+    const keepControl = await openTerminal(t.url, t.cookie, control, "main");
+    const watched = await runningWorkspace("watched");
     const session = await t.api.session.create.mutate({ workspaceId: watched });
     const events = collectEvents(sessionEventStream(t.url, t.cookie, session.id, streams.signal));
     model.push({ text: "Done." });
     const { turnId } = await t.api.session.prompt.mutate({ sessionId: session.id, text: "hi" });
     // The stream is open once it delivers; the turn is over.
     await events.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId, 30_000);
-    await t.api.workspace.get.query({ workspaceId: control });
+    keepControl.ws.close();
 
     await untilListed(control, "stopped");
     expect((await listed(watched)).status).toBe("running");
+  });
+});
+
+describe("two service instances on one database", () => {
+  let place: SharedPlace | undefined;
+  afterAll(async () => {
+    await place?.close();
+  });
+
+  it("never stops a workspace that people use through the other instance", async () => {
+    place = sharedPlace({ CODER_IDLE_STOP_SECONDS: String(IDLE_SECONDS) });
+    const a = await place.start();
+    const b = await place.start();
+    const runningOnA = async (name: string) => {
+      const { id } = await a.api.workspace.create.mutate({ name });
+      await waitForStatus(a.api, id, "running");
+      return id;
+    };
+    const status = async (id: string) =>
+      (await a.api.workspace.list.query()).find((w) => w.id === id)?.status;
+    const untilStopped = async (id: string) => {
+      const deadline = Date.now() + 60_000;
+      while ((await status(id)) !== "stopped") {
+        if (Date.now() > deadline) throw new Error(`workspace ${id} was never stopped`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    // Made through A, used through B only.
+    const used = await runningOnA("used-through-b");
+    const term = await openTerminal(b.service.url, b.cookie, used, "main");
+    await term.waitFor(/\$ /);
+    // Two workspaces made one after the other once B held it, each stopped for idleness: A has
+    // since had full passes in which it would have stopped the one used through B, had it not known.
+    await untilStopped(await runningOnA("later"));
+    await untilStopped(await runningOnA("later-still"));
+    expect(await status(used)).toBe("running");
+    term.ws.close();
   });
 });

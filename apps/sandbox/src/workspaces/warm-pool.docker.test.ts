@@ -1,20 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../config";
 import { containerIdOf, tagImage, untagImage } from "../docker/testing/engine-probes";
-import { type RunningService, startService } from "../service";
+import type { RunningService } from "../service";
 import {
   instanceDriver,
-  login,
-  newInstance,
-  removeInstance,
   requireImage,
+  type SharedPlace,
+  sharedPlace,
   startTestService,
   type TestService,
-  trpcClient,
   waitForStatus,
 } from "../testing/harness";
 
@@ -38,47 +32,9 @@ async function unclaimedSpares(instance: string, service: RunningService): Promi
   return (await instanceDriver(instance).listSpares()).map((s) => s.id).filter((id) => !claimed.has(id));
 }
 
-/** One data folder and container label that several services in a row (or side by side) share. */
-function sharedPlace() {
-  const instance = newInstance();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-pool-"));
-  const running: RunningService[] = [];
-  let token = "";
-  return {
-    instance,
-    async start(env: Record<string, string> = {}) {
-      const service = await startService(
-        loadConfig({
-          CODER_IMAGE: requireImage(),
-          CODER_DATA_DIR: dataDir,
-          CODER_PORT: "0",
-          CODER_INSTANCE: instance,
-          CODER_MEMORY_MB: "512",
-          CODER_WARM_POOL: "1",
-          ...env,
-        }),
-        log,
-        { agentEnv: {} },
-      );
-      running.push(service);
-      token ||= service.adminToken ?? "";
-      return { service, api: trpcClient(service.url, await login(service.url, token)) };
-    },
-    async stop(service: RunningService) {
-      running.splice(running.indexOf(service), 1);
-      await service.close();
-    },
-    async close() {
-      for (const service of running.splice(0)) await service.close();
-      await removeInstance(instance);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe("the warm pool", () => {
   let t: TestService | undefined;
-  let place: ReturnType<typeof sharedPlace> | undefined;
+  let place: SharedPlace | undefined;
   const tags: string[] = [];
   afterEach(async () => {
     logs.length = 0;
@@ -142,7 +98,7 @@ describe("the warm pool", () => {
   });
 
   it("never gives one spare to creates on two services that share its database", async () => {
-    place = sharedPlace();
+    place = sharedPlace({ CODER_WARM_POOL: "1" }, log);
     const a = await place.start();
     await poolReaches(a.service, 1);
     // The second service finds the same spare listed, as a second instance would.
@@ -162,7 +118,7 @@ describe("the warm pool", () => {
   });
 
   it("survives a restart of the service: the next one hands out the spare the last one made", async () => {
-    place = sharedPlace();
+    place = sharedPlace({ CODER_WARM_POOL: "1" }, log);
     const first = await place.start();
     await poolReaches(first.service, 1);
     const [spare] = await unclaimedSpares(place.instance, first.service);
@@ -176,7 +132,7 @@ describe("the warm pool", () => {
   });
 
   it("retires the spares made from an older workspace image and fills up from the new one", async () => {
-    place = sharedPlace();
+    place = sharedPlace({ CODER_WARM_POOL: "1" }, log);
     const old = await place.start();
     await poolReaches(old.service, 1);
     const [oldSpare] = await unclaimedSpares(place.instance, old.service);
