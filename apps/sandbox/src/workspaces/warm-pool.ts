@@ -64,8 +64,10 @@ export class WarmPool {
    */
   async init(): Promise<void> {
     const { db, driver } = this.opts;
-    const spares = await driver.listSpares();
+    // Rows first: a spare's container exists before its row, so a row whose container is missing
+    // from the later list is really gone.
     const pooled = new Map((await db.selectFrom("warm_pool").selectAll().execute()).map((r) => [r.id, r]));
+    const spares = await driver.listSpares();
     const ids = spares.map((s) => s.id);
     const claimed = new Set(
       ids.length
