@@ -157,7 +157,8 @@ export class WarmPool {
 
   /** Starts the background filler unless it runs already: one spare at a time. */
   private refill(): void {
-    if (this.working || this.stopping.signal.aborted) return;
+    const work = this.opts.size > 0 || this.retiring.length > 0 || this.leftovers.length > 0;
+    if (!work || this.working || this.stopping.signal.aborted) return;
     this.working = this.fill()
       .catch((err: Error) => this.opts.log(`warm pool: ${err.message}`))
       .finally(() => {
