@@ -52,4 +52,16 @@ describe("workspace activity", () => {
     c.pass(100);
     expect(activity.idleMs("w")).toBe(100);
   });
+
+  it("forgets the clocks of workspaces that no longer run", () => {
+    const c = clock();
+    const activity = new WorkspaceActivity(c.now);
+    activity.touch("gone");
+    activity.touch("kept");
+    c.pass(1_000);
+    activity.retainOnly(new Set(["kept"]));
+    expect(activity.idleMs("kept")).toBe(1_000);
+    // A forgotten workspace's clock starts again when it is next asked about.
+    expect(activity.idleMs("gone")).toBe(0);
+  });
 });

@@ -57,4 +57,9 @@ export class WorkspaceActivity {
   forget(workspaceId: string): void {
     this.lastUsed.delete(workspaceId);
   }
+
+  /** Drops the clocks of every workspace but these (the running ones), so the map stays bounded. */
+  retainOnly(workspaceIds: ReadonlySet<string>): void {
+    for (const id of this.lastUsed.keys()) if (!workspaceIds.has(id)) this.lastUsed.delete(id);
+  }
 }

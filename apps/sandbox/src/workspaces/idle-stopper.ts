@@ -47,8 +47,10 @@ export class IdleStopper {
     const { activity } = this.workspaces;
     const rows = await this.db.selectFrom("workspaces").select(["id", "last_used_at"]).execute();
     const stored = new Map(rows.map((r) => [r.id, r.last_used_at ? Date.parse(r.last_used_at) : 0]));
-    for (const workspace of await this.workspaces.list()) {
-      if (workspace.status !== "running") continue;
+    const running = (await this.workspaces.list()).filter((w) => w.status === "running");
+    // A call on a stopped or deleted workspace still touched it: keep clocks of running ones only.
+    activity.retainOnly(new Set(running.map((w) => w.id)));
+    for (const workspace of running) {
       const now = Date.now();
       const seenHere = now - activity.idleMs(workspace.id);
       const seenAnywhere = stored.get(workspace.id) ?? 0;
