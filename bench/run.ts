@@ -17,6 +17,7 @@ const modules = [
   "apps/sandbox/bench/agent.bench.ts",
   "apps/sandbox/bench/sharing.bench.ts",
   "apps/sandbox/bench/instances.bench.ts",
+  "apps/sandbox/bench/lifecycle.bench.ts",
 ];
 const only = process.argv.slice(2);
 

@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Config, loadConfig } from "../../apps/sandbox/src/config";
 import { type RunningService, startService } from "../../apps/sandbox/src/service";
-import { newInstance, removeInstance, requireImage } from "../../apps/sandbox/src/testing/harness";
+import {
+  newInstance,
+  removeInstance,
+  requireImage,
+  TEST_SERVICE_ENV,
+} from "../../apps/sandbox/src/testing/harness";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 
@@ -66,7 +71,7 @@ export interface StackOptions {
    * agent has no model, as on a fresh install.
    */
   agentEnv?: Record<string, string | undefined>;
-  /** More service environment (CODER_DATABASE_URL, …). */
+  /** More service environment (`CODER_DATABASE_URL`, `CODER_IDLE_STOP_SECONDS`, …). */
   env?: Record<string, string>;
 }
 
@@ -104,6 +109,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     CODER_INSTANCE: instance,
     CODER_WEB_UPSTREAM: upstream,
     CODER_MEMORY_MB: "1024",
+    ...TEST_SERVICE_ENV,
     ...options.env,
   });
   const agentEnv = options.agentEnv ?? {};

@@ -8,6 +8,8 @@ describe("loadConfig", () => {
     expect(c.host).toBe("127.0.0.1");
     expect(c.runtime).toBe("runc");
     expect(c.limits.memoryBytes).toBe(2048 * 1024 * 1024);
+    expect(c.warmPool).toBe(2);
+    expect(c.idleStopSeconds).toBe(1800);
   });
 
   it("bounds the workspace disk at 10 GB and the snapshot store at a quarter of it, at most 1 GB", () => {

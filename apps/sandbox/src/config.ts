@@ -61,6 +61,10 @@ const envSchema = z.object({
   CODER_STATE_DISK_MB: z.coerce.number().int().min(16).optional(),
   /** Host folder of the disk images, as the engine sees it; default `<engine data root>/coder-disks`. */
   CODER_DISK_DIR: z.string().startsWith("/", "must be an absolute path").optional(),
+  /** Workspaces made ahead so a create answers at once (workspaces/warm-pool.ts); 0: none. */
+  CODER_WARM_POOL: z.coerce.number().int().min(0).max(32).default(2),
+  /** A workspace nothing has used for this long is stopped (workspaces/idle-stopper.ts); 0: never. */
+  CODER_IDLE_STOP_SECONDS: z.coerce.number().int().min(0).default(1800),
   CODER_SECURE_COOKIES: bool.default(false),
   /** Non-public destinations egress workspaces may reach anyway: a private mirror or git server. */
   CODER_EGRESS_ALLOW: egressAllowSchema.default([]),
@@ -94,6 +98,10 @@ export type Config = {
   limits: { memoryBytes: number; nanoCpus: number; pidsLimit: number };
   /** Sizes in MB (workspaceMb 0: no quota) and the host folder of the images. */
   disk: { workspaceMb: number; stateMb: number; dir?: string };
+  /** How many spare workspaces the warm pool keeps ready. */
+  warmPool: number;
+  /** Seconds without use after which a workspace is stopped; 0: never. */
+  idleStopSeconds: number;
   secureCookies: boolean;
   egressAllow: readonly EgressAllowEntry[];
   lspServers: readonly LspServerConfig[];
@@ -140,6 +148,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       stateMb: e.CODER_STATE_DISK_MB ?? Math.min(1024, Math.max(16, Math.floor(e.CODER_DISK_MB / 4))),
       dir: e.CODER_DISK_DIR,
     },
+    warmPool: e.CODER_WARM_POOL,
+    idleStopSeconds: e.CODER_IDLE_STOP_SECONDS,
     secureCookies: e.CODER_SECURE_COOKIES,
     egressAllow: e.CODER_EGRESS_ALLOW,
     lspServers: e.CODER_LSP_SERVERS,

@@ -13,6 +13,7 @@ import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { openDatabase } from "./db/database";
 import { createServer } from "./http/server";
+import { IdleStopper } from "./workspaces/idle-stopper";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
 export interface RunningService {
@@ -65,6 +66,7 @@ export async function startService(
     log,
     { command: daemonCommand(config.lspServers), timeouts: DEFAULT_DAEMON_TIMEOUTS, ...options.daemon },
     cluster.bus,
+    config.warmPool,
   );
   await workspaces.init();
   const agent = new AgentService({
@@ -80,6 +82,9 @@ export async function startService(
   // them); they now go to the workspace's spill folder, so what is left here is only litter.
   await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
+  workspaces.activity.addSource({ isActive: (id) => agent.turnRunningIn(id) });
+  const idleStopper = new IdleStopper(db, workspaces, config.idleStopSeconds * 1000, log);
+  idleStopper.start();
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
@@ -112,8 +117,9 @@ export async function startService(
     instanceId: cluster.instance.id,
     async close() {
       await sweeper.stop();
+      await idleStopper.stop();
       await agent.close();
-      workspaces.close();
+      await workspaces.close();
       await closeServer();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();

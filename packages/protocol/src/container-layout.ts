@@ -10,6 +10,8 @@ export const containerLayout = {
   stateDir: "/var/lib/coder",
   /** The snapshot store (a git directory) under stateDir. */
   snapshotDir: "/var/lib/coder/snapshots.git",
+  /** The last screen and folder of each terminal, saved when the service stops the workspace. */
+  terminalStateDir: "/var/lib/coder/terminals",
   /** Where tools spill outputs cut for the model; the model `read`s them from there. */
   spillDir: "/tmp/coder-tool-output",
   /** The user every workspace process runs as: never root. */

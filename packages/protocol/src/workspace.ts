@@ -26,6 +26,11 @@ export const workspace = z.object({
   createdAt: z.string(),
   /** Human-readable reason for `error` / `missing`. */
   detail: z.string().optional(),
+  /**
+   * Set while the workspace is stopped because nothing used it for the idle time
+   * (CODER_IDLE_STOP_SECONDS): when that happened. Opening it starts it again.
+   */
+  idleStoppedAt: z.string().optional(),
 });
 export type Workspace = z.infer<typeof workspace>;
 

@@ -71,7 +71,10 @@ export class AgentService {
   private readonly pending: PendingRequests;
   private readonly models: ModelCatalog;
   private readonly deps: RuntimeDeps;
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<
+    string,
+    { controller: AbortController; done: Promise<void>; workspaceId: string }
+  >();
   private readonly turnChanges: TurnChanges;
   /** Sessions whose files are being reverted (or restored) right now. */
   private readonly reverting = new Set<string>();
@@ -254,7 +257,7 @@ export class AgentService {
     const done = new Promise<void>((resolve) => {
       release = resolve;
     });
-    this.running.set(session.id, { controller, done });
+    this.running.set(session.id, { controller, done, workspaceId: session.workspaceId });
     const finished = () => {
       this.running.delete(session.id);
       release();
@@ -300,6 +303,11 @@ export class AgentService {
       finished();
       throw error;
     }
+  }
+
+  /** Whether a turn runs in one of the workspace's sessions now (it keeps the workspace in use). */
+  turnRunningIn(workspaceId: string): boolean {
+    return [...this.running.values()].some((r) => r.workspaceId === workspaceId);
   }
 
   /** Resolves once the session's prompt is fully handled: its turns and their checks. */

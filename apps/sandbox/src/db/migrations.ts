@@ -232,6 +232,23 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0007_warm_pool": {
+    async up(db: Kysely<unknown>) {
+      // A row per spare workspace ready to be claimed; deleting the row is what claims (or retires) it.
+      await db.schema
+        .createTable("warm_pool")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("fingerprint", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .execute();
+    },
+  },
+  "0008_idle_stop": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("workspaces").addColumn("idle_stopped_at", t.timestamp).execute();
+      await db.schema.alterTable("workspaces").addColumn("last_used_at", t.timestamp).execute();
+    },
+  },
 });
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({

@@ -27,6 +27,22 @@ export interface WorkspaceTable {
   created_at: string;
   /** Set when the service itself asked for the workspace to be stopped (so a restart leaves it stopped). */
   desired_state: "running" | "stopped";
+  /** When the service stopped it for being idle; null once it starts again (or was stopped by a person). */
+  idle_stopped_at: string | null;
+  /**
+   * The last use of it that a service instance saw (written at most once per idle check), so an
+   * instance never stops a workspace that people use through another one.
+   */
+  last_used_at: string | null;
+}
+
+/** A spare workspace of the warm pool, ready to be claimed (workspaces/warm-pool.ts). */
+export interface WarmPoolTable {
+  /** The workspace id its container and volumes are named after; a claim makes it the workspace's. */
+  id: string;
+  /** The driver's fingerprint of how it was made (image, hardening): another one is retired. */
+  fingerprint: string;
+  created_at: string;
 }
 
 /** An agent session (migration 0002_agent, like the tables below). */
@@ -165,6 +181,7 @@ export interface Database {
   login_sessions: LoginSessionTable;
   login_tickets: LoginTicketTable;
   workspaces: WorkspaceTable;
+  warm_pool: WarmPoolTable;
   sessions: SessionTable;
   messages: MessageTable;
   parts: PartTable;

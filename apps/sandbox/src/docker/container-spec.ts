@@ -6,6 +6,8 @@ import { egressHostConfig } from "./egress/names";
 export const LABEL_MANAGED = "dev.coder.managed";
 export const LABEL_INSTANCE = "dev.coder.instance";
 export const LABEL_WORKSPACE = "dev.coder.workspace";
+/** Made ahead as a spare for the warm pool (it keeps the label once claimed). */
+export const LABEL_SPARE = "dev.coder.spare";
 
 /** Upper bounds of a workspace's volumes, each a filesystem image of its own (see disk-images.ts). */
 export interface DiskQuota {
@@ -68,6 +70,7 @@ export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): Cont
       [LABEL_MANAGED]: "true",
       [LABEL_INSTANCE]: opts.instance,
       [LABEL_WORKSPACE]: spec.id,
+      ...(spec.spare ? { [LABEL_SPARE]: "true" } : {}),
     },
     NetworkDisabled: !spec.egress,
     StopTimeout: 3,

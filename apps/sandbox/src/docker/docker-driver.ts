@@ -5,6 +5,7 @@ import type {
   AttachedProcess,
   ContainerState,
   DriverEvent,
+  SpareWorkspace,
   TtyProcess,
   WorkspaceDriver,
   WorkspaceSpec,
@@ -15,6 +16,7 @@ import {
   type HardeningOptions,
   LABEL_INSTANCE,
   LABEL_MANAGED,
+  LABEL_SPARE,
   LABEL_WORKSPACE,
   stateVolumeName,
   volumeName,
@@ -30,6 +32,7 @@ import {
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
+import { specFingerprint } from "./spec-fingerprint";
 
 /** Who exec'd processes run as, and so who may signal them. */
 const EXEC_USER = containerLayout.user.name;
@@ -212,6 +215,24 @@ export class DockerDriver implements WorkspaceDriver {
       const id = c.Labels[LABEL_WORKSPACE];
       return id ? [{ id, state: c.State === "running" ? ("running" as const) : ("stopped" as const) }] : [];
     });
+  }
+
+  async listSpares(): Promise<SpareWorkspace[]> {
+    const containers = await this.docker.listContainers({
+      all: true,
+      filters: {
+        label: [`${LABEL_MANAGED}=true`, `${LABEL_INSTANCE}=${this.opts.instance}`, `${LABEL_SPARE}=true`],
+      },
+    });
+    return containers.flatMap((c) => {
+      const id = c.Labels[LABEL_WORKSPACE];
+      const state = c.State === "running" ? ("running" as const) : ("stopped" as const);
+      return id ? [{ id, state, createdAt: new Date(c.Created * 1000) }] : [];
+    });
+  }
+
+  fingerprint(image: string): string {
+    return specFingerprint(image, this.opts);
   }
 
   async exec(id: string, cmd: string[], options: { env?: string[] } = {}): Promise<AttachedProcess> {

@@ -1,12 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execIn, openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
 
-describe("a workspace container, as created by the service", () => {
+/** Polls until the service's warm pool holds a spare. */
+async function spareReady(t: TestService): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while ((await t.service.workspaces.pool.count()) < 1) {
+    if (Date.now() > deadline) throw new Error("the warm pool never made a spare");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// A workspace claimed from the warm pool must be indistinguishable from one made on request.
+describe.each([
+  { made: "made on request", pool: "0" },
+  { made: "claimed from the warm pool", pool: "1" },
+])("a workspace container $made by the service", ({ pool }) => {
   let t: TestService;
   let id: string;
   beforeAll(async () => {
-    t = await startTestService();
-    id = (await t.api.workspace.create.mutate({ name: "hardening" })).id;
+    t = await startTestService({}, { CODER_WARM_POOL: pool });
+    if (pool !== "0") await spareReady(t);
+    const created = await t.api.workspace.create.mutate({ name: "hardening" });
+    expect(created.status).toBe(pool === "0" ? "creating" : "running");
+    id = created.id;
     await waitForStatus(t.api, id, "running");
   });
   afterAll(async () => {

@@ -105,6 +105,8 @@ export class SocketRouter {
         return;
       }
       ws.once("close", this.deps.connections.add(access.principal, socketConnection(ws)));
+      // An open socket keeps its workspace in use (the idle stopper's, workspaces/activity.ts).
+      ws.once("close", this.deps.workspaces.activity.hold(target.workspaceId));
       route.serve(ws, target, access);
     });
   }

@@ -8,6 +8,7 @@ import type { WebSocket } from "ws";
 import { SocketBridge } from "../container-streams/socket-bridge";
 import type { SocketRoute } from "../http/socket-routes";
 import type { TtyProcess, WorkspaceDriver } from "../workspaces/driver";
+import { tmuxAttachCommand } from "./tmux-session";
 
 /** Resume reading from the container once the browser has caught up to this. */
 const LOW_WATER_BYTES = TERMINAL_HIGH_WATER_BYTES / 4;
@@ -20,8 +21,9 @@ function send(ws: WebSocket, message: TerminalServerMessage): void {
 
 /**
  * Bridges one browser WebSocket to a tmux client inside the workspace. Each socket gets its own
- * `docker exec` running `tmux new -A`: the tmux session is shared by every viewer and outlives the
- * socket, so a reload or a second tab sees the same screen. Output is flow-controlled by acks from
+ * `docker exec` running `tmux new -A` (tmux-session.ts): the tmux session is shared by every viewer
+ * and outlives the socket, so a reload or a second tab sees the same screen; after a stop it comes
+ * back with its last screen and folder. Output is flow-controlled by acks from
  * the browser: past the high-water mark the exec stream is paused, tmux stops drawing for this
  * client, and neither the service's memory nor the page can be flooded. A read-only socket sees
  * the screen but its keystrokes are dropped here.
@@ -84,7 +86,7 @@ export async function serveTerminal(
 
   let started: TtyProcess;
   try {
-    started = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
+    started = await driver.execTty(workspaceId, tmuxAttachCommand(terminal), size);
   } catch (err) {
     log(`terminal ${workspaceId}/${terminal}: ${(err as Error).message}`);
     send(ws, { type: "error", message: `cannot open the terminal: ${(err as Error).message}` });

@@ -65,6 +65,30 @@ describe("terminals", () => {
     term.ws.close();
   });
 
+  it("comes back after a stop in its folder with its last screen, saying its processes ended", async () => {
+    const term = await openTerminal(t.url, t.cookie, id, "kept");
+    term.send("mkdir -p deep/er && cd deep/er && echo before-$((2*21)) && sleep 600\r");
+    await term.waitFor(/before-42/);
+    await t.api.workspace.stop.mutate({ workspaceId: id });
+    term.ws.close();
+    await t.api.workspace.start.mutate({ workspaceId: id });
+    await waitForStatus(t.api, id, "running");
+
+    const again = await openTerminal(t.url, t.cookie, id, "kept");
+    await again.waitFor(/ended the processes of this terminal/);
+    expect(again.output()).toContain("before-42");
+    again.send('echo "now in $(pwd)"\r');
+    await again.waitFor(/now in \/workspace\/deep\/er/);
+    // Restored once: after this session ends, the next one starts fresh.
+    again.send("exit\r");
+    await new Promise((r) => again.ws.once("close", r));
+    const fresh = await openTerminal(t.url, t.cookie, id, "kept");
+    fresh.send("echo fresh-$((3*3))\r");
+    await fresh.waitFor(/fresh-9/);
+    expect(fresh.output()).not.toMatch(/ended the processes of this terminal|before-42/);
+    fresh.ws.close();
+  });
+
   it("ends the terminal when the workspace is deleted", async () => {
     const doomed = (await t.api.workspace.create.mutate({ name: "doomed" })).id;
     await waitForStatus(t.api, doomed, "running");

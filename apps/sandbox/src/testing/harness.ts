@@ -85,6 +85,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/**
+ * Test services keep no warm pool unless a test asks for one (CODER_WARM_POOL): spares filling in
+ * the background would add containers and load that the other tests neither expect nor need.
+ */
+export const TEST_SERVICE_ENV = { CODER_WARM_POOL: "0" };
+
 /** The real service in-process, on a random port, with its own data folder and container label. */
 export async function startTestService(
   options: ServiceOptions = {},
@@ -101,6 +107,7 @@ export async function startTestService(
     CODER_MEMORY_MB: "512",
     CODER_PIDS_LIMIT: "256",
     CODER_CPUS: "1",
+    ...TEST_SERVICE_ENV,
     ...env,
   });
   const service = await startService(config, log, { agentEnv: {}, ...options });
@@ -114,6 +121,61 @@ export async function startTestService(
     dataDir,
     async close() {
       await service.close();
+      await removeInstance(instance);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Services started one after another, or side by side, on one data folder and container label. */
+export interface SharedPlace {
+  instance: string;
+  start(
+    env?: Record<string, string>,
+  ): Promise<{ service: RunningService; api: TRPCClient<AppRouter>; cookie: string }>;
+  stop(service: RunningService): Promise<void>;
+  /** Closes the services still running and removes what they made. */
+  close(): Promise<void>;
+}
+
+/**
+ * One database and one instance label for several services: a service restarted on the same data,
+ * or two instances of it sharing one database. `env` applies to each, before `start`'s own.
+ */
+export function sharedPlace(
+  env: Record<string, string> = {},
+  log: (line: string) => void = () => undefined,
+): SharedPlace {
+  const instance = newInstance();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "coder-shared-"));
+  const running: RunningService[] = [];
+  let token = "";
+  return {
+    instance,
+    async start(more = {}) {
+      const config = loadConfig({
+        CODER_IMAGE: requireImage(),
+        CODER_DATA_DIR: dataDir,
+        CODER_PORT: "0",
+        CODER_INSTANCE: instance,
+        CODER_MEMORY_MB: "512",
+        ...TEST_SERVICE_ENV,
+        ...env,
+        ...more,
+      });
+      const service = await startService(config, log, { agentEnv: {} });
+      running.push(service);
+      // The admin token is printed at the first start only.
+      token ||= service.adminToken ?? "";
+      const cookie = await login(service.url, token);
+      return { service, api: trpcClient(service.url, cookie), cookie };
+    },
+    async stop(service) {
+      running.splice(running.indexOf(service), 1);
+      await service.close();
+    },
+    async close() {
+      for (const service of running.splice(0)) await service.close();
       await removeInstance(instance);
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -206,7 +268,7 @@ export function spawnService(
   const hooks = "./packages/tools/bin/register.mjs";
   const child = spawn(process.execPath, ["--import", hooks, "apps/sandbox/src/main.ts"], {
     cwd: repo,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...TEST_SERVICE_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return new Promise((resolve, reject) => {

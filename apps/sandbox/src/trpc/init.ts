@@ -165,6 +165,44 @@ export const ownerProcedure = base.meta({ access: { role: "owner", on: "service"
   return next();
 });
 
+/** Yields what `source` yields; `release` runs once it ends, however it ends. */
+async function* releasedAtEnd<T>(source: AsyncIterable<T>, release: () => void): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Every authorised call on a workspace is use of it (the idle stopper's, workspaces/activity.ts):
+ * held while it runs, and a subscription for as long as its stream stays open.
+ */
+const inUse = t.middleware(async ({ ctx, type, next }) => {
+  const { workspaceId } = ctx as { workspaceId?: string };
+  if (!workspaceId) return next();
+  const release = ctx.workspaces.activity.hold(workspaceId);
+  let result: Awaited<ReturnType<typeof next>>;
+  try {
+    result = await next();
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const data = result.ok ? result.data : undefined;
+  if (
+    type === "subscription" &&
+    result.ok &&
+    data &&
+    typeof data === "object" &&
+    Symbol.asyncIterator in data
+  ) {
+    return { ...result, data: releasedAtEnd(data as AsyncIterable<unknown>, release) };
+  }
+  release();
+  return result;
+});
+
 /** Needs `role` on the input's `workspaceId`; the procedure's own input adds its other fields. */
 export function workspaceProcedure(role: Role) {
   return base
@@ -173,7 +211,8 @@ export function workspaceProcedure(role: Role) {
     .use(({ ctx, input, next }) => {
       const held = authorize(ctx.principal, role, input.workspaceId);
       return next({ ctx: { workspaceId: input.workspaceId, role: held } });
-    });
+    })
+    .use(inUse);
 }
 
 /** Needs `role` on the workspace that the input's agent `sessionId` belongs to. */
@@ -185,5 +224,6 @@ export function sessionProcedure(role: Role) {
       const workspace = await ctx.agent.workspaceOf(input.sessionId);
       authorize(ctx.principal, role, workspace);
       return next({ ctx: { workspaceId: workspace } });
-    });
+    })
+    .use(inUse);
 }

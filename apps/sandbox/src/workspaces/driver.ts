@@ -7,6 +7,18 @@ export interface WorkspaceSpec {
   id: string;
   image: string;
   egress: boolean;
+  /**
+   * Made ahead for the warm pool (warm-pool.ts), before anyone asked for it: marked so a restarted
+   * service finds it again. Nothing else differs from any other workspace.
+   */
+  spare?: boolean;
+}
+
+/** A workspace made as a spare, claimed since or not (the database says which). */
+export interface SpareWorkspace {
+  id: string;
+  state: ContainerState;
+  createdAt: Date;
 }
 
 /** A process started in a workspace with its stdio attached (no TTY). */
@@ -62,6 +74,14 @@ export interface WorkspaceDriver {
   state(id: string): Promise<ContainerState>;
   /** Every workspace of this service instance that the engine knows. */
   list(): Promise<{ id: string; state: ContainerState }[]>;
+  /** Every workspace of this service instance that was made as a spare, claimed or not. */
+  listSpares(): Promise<SpareWorkspace[]>;
+  /**
+   * A short string that changes whenever a workspace made now from `image` would differ from one
+   * made before (the image, the runtime, the limits, the disk sizes): spares made under another one
+   * are retired.
+   */
+  fingerprint(image: string): string;
   exec(id: string, cmd: string[], options?: { env?: string[] }): Promise<AttachedProcess>;
   execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess>;
   /**

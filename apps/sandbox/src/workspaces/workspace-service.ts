@@ -12,7 +12,10 @@ import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
+import { saveTerminalScreens } from "../terminal/tmux-session";
+import { WorkspaceActivity } from "./activity";
 import type { ContainerState, WorkspaceDriver } from "./driver";
+import { WarmPool } from "./warm-pool";
 
 const toolProgressNotification = z.object({
   callId: z.string().max(256),
@@ -53,6 +56,10 @@ export class WorkspaceService {
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
   private readonly toolProgress = new Map<string, (update: Record<string, unknown>) => void>();
   private readonly stopWatching = new AbortController();
+  /** Spare workspaces made ahead, which `create` claims when one fits. */
+  readonly pool: WarmPool;
+  /** When each workspace was last used, for the idle stopper (idle-stopper.ts). */
+  readonly activity = new WorkspaceActivity();
 
   constructor(
     private readonly db: Db,
@@ -63,9 +70,25 @@ export class WorkspaceService {
     private readonly daemonOptions: DaemonOptions,
     /** Changes are announced to the other instances on the database, and theirs heard. */
     private readonly bus: LiveBus,
+    /** How many spare workspaces to keep ready (0: none). */
+    warmPool = 0,
   ) {
     bus.listen("workspace", ({ key, local }) => {
       if (!local) this.republish(key).catch((err: Error) => this.log(`workspace update: ${err.message}`));
+    });
+    this.pool = new WarmPool({
+      size: warmPool,
+      db,
+      driver,
+      image,
+      log,
+      newId: newWorkspaceId,
+      connect: (id) => this.daemon(id).ensure(),
+      disconnect: (id) => {
+        this.daemons.get(id)?.close();
+        this.daemons.delete(id);
+      },
+      engineBusy: () => [...this.transient.values()].some((t) => t.status !== "error"),
     });
   }
 
@@ -78,7 +101,10 @@ export class WorkspaceService {
     }
   }
 
-  /** Finds the workspaces of an earlier run again and follows engine events from now on. */
+  /**
+   * Finds the workspaces (and spares) of an earlier run again and follows engine events from now
+   * on.
+   */
   async init(): Promise<void> {
     void this.followEngine();
     const rows = await this.db.selectFrom("workspaces").selectAll().execute();
@@ -93,9 +119,11 @@ export class WorkspaceService {
         this.start(row.id).catch((err) => this.log(`restart ${row.id}: ${err.message}`));
       }
     }
+    await this.pool.init();
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.pool.close();
     this.stopWatching.abort();
     for (const d of this.daemons.values()) d.close();
   }
@@ -134,6 +162,7 @@ export class WorkspaceService {
       image: row.image,
       createdAt: row.created_at,
       ...(detail ? { detail } : {}),
+      ...(status === "stopped" && row.idle_stopped_at ? { idleStoppedAt: row.idle_stopped_at } : {}),
     };
   }
 
@@ -172,27 +201,53 @@ export class WorkspaceService {
     return this.publishUpsert(id);
   }
 
-  /** Records the workspace and returns at once; the container comes up in the background. */
+  /**
+   * Records the workspace and returns at once: running when a spare was claimed, else creating while
+   * the container comes up in the background.
+   */
   async create(input: CreateWorkspaceInput): Promise<Workspace> {
+    const id = await this.claimOrMake(input);
+    const workspace = await this.publishUpsert(id);
+    if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
+    return workspace;
+  }
+
+  /**
+   * The one step that gives a new workspace its row and its container: a spare of the warm pool
+   * when one fits the request (no egress; it runs with its daemon answering), else a new container
+   * made in the background. Steps that fill the new workspace come after it.
+   */
+  private async claimOrMake(input: CreateWorkspaceInput): Promise<string> {
+    const row = {
+      name: input.name,
+      egress: input.egress ? 1 : 0,
+      image: this.image,
+      created_at: new Date().toISOString(),
+      desired_state: "running" as const,
+    };
+    const spare = input.egress ? undefined : await this.pool.claim(row);
+    if (spare) {
+      // Connected already, unless the service has just started; a spare whose container stopped
+      // meanwhile is started like any workspace.
+      await this.daemon(spare)
+        .ensure()
+        .catch(() => {
+          this.transient.set(spare, { status: "starting" });
+          void this.bringUp(spare, () => this.driver.start(spare));
+        });
+      return spare;
+    }
     const id = newWorkspaceId();
     await this.db
       .insertInto("workspaces")
-      .values({
-        id,
-        name: input.name,
-        egress: input.egress ? 1 : 0,
-        image: this.image,
-        created_at: new Date().toISOString(),
-        desired_state: "running",
-      })
+      .values({ ...row, id })
       .execute();
-    const workspace = await this.setTransient(id, { status: "creating" });
+    this.transient.set(id, { status: "creating" });
     void this.bringUp(id, async () => {
       await this.driver.create({ id, image: this.image, egress: input.egress });
       await this.driver.start(id);
     });
-    if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
-    return workspace;
+    return id;
   }
 
   /** Runs the steps that make a workspace usable, ending in a daemon that answers. */
@@ -201,6 +256,7 @@ export class WorkspaceService {
       await steps();
       this.daemons.get(id)?.reset();
       await this.daemon(id).ensure();
+      this.activity.touch(id);
       await this.setTransient(id, undefined);
     } catch (err) {
       const message = (err as Error).message;
@@ -212,20 +268,31 @@ export class WorkspaceService {
   async start(id: string): Promise<Workspace> {
     await this.row(id);
     this.assertIdle(id);
-    await this.db.updateTable("workspaces").set({ desired_state: "running" }).where("id", "=", id).execute();
+    await this.db
+      .updateTable("workspaces")
+      .set({ desired_state: "running", idle_stopped_at: null })
+      .where("id", "=", id)
+      .execute();
     const workspace = await this.setTransient(id, { status: "starting" });
     void this.bringUp(id, () => this.driver.start(id));
     return workspace ?? this.get(id);
   }
 
-  async stop(id: string): Promise<Workspace> {
+  /** Stops the container; `idle`: the idle stopper does, and the status will say so. */
+  async stop(id: string, { idle = false } = {}): Promise<Workspace> {
     await this.row(id);
     this.assertIdle(id);
-    await this.db.updateTable("workspaces").set({ desired_state: "stopped" }).where("id", "=", id).execute();
+    await this.db
+      .updateTable("workspaces")
+      .set({ desired_state: "stopped", idle_stopped_at: idle ? new Date().toISOString() : null })
+      .where("id", "=", id)
+      .execute();
     await this.setTransient(id, { status: "stopping" });
     this.daemons.get(id)?.reset();
     try {
+      await saveTerminalScreens(this.driver, id);
       await this.driver.stop(id);
+      this.activity.forget(id);
       await this.setTransient(id, undefined);
     } catch (err) {
       await this.setTransient(id, { status: "error", detail: (err as Error).message });
@@ -246,6 +313,7 @@ export class WorkspaceService {
     }
     await this.db.deleteFrom("workspaces").where("id", "=", id).execute();
     this.transient.delete(id);
+    this.activity.forget(id);
     this.fileFeeds.delete(id);
     this.events.publish({ type: "deleted", workspaceId: id });
     this.announce(id);

@@ -39,3 +39,22 @@ export async function holdWorkspaceVolume(
     },
   });
 }
+
+/** The engine's id of a workspace's container: two workspaces on one container would share it. */
+export async function containerIdOf(instance: string, workspaceId: string): Promise<string> {
+  return (await new Docker().getContainer(containerName(instance, workspaceId)).inspect()).Id;
+}
+
+/** Gives `image` another name (`repo:tag`), as a rebuilt workspace image would have. */
+export async function tagImage(image: string, repo: string, tag: string): Promise<string> {
+  await new Docker().getImage(image).tag({ repo, tag });
+  return `${repo}:${tag}`;
+}
+
+/** Removes a name made by tagImage (the image stays under its other names). */
+export async function untagImage(name: string): Promise<void> {
+  await new Docker()
+    .getImage(name)
+    .remove({ noprune: true })
+    .catch(() => undefined);
+}

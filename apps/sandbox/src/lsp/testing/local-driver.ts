@@ -21,6 +21,8 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
     removeAll: unsupported,
     state: unsupported,
     list: unsupported,
+    listSpares: unsupported,
+    fingerprint: () => "local",
     execTty: unsupported,
     settle: async () => {
       await Promise.all(closing);

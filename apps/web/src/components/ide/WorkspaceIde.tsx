@@ -16,6 +16,7 @@ import { useWorkspaceEvents } from "../workspaces/use-workspace-events";
 import { canStart, isInProgress, problemOf } from "../workspaces/workspace-status";
 import { IdeLayout } from "./IdeLayout";
 import styles from "./ide.module.css";
+import { type Resume, useResume } from "./use-resume";
 
 export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
@@ -25,6 +26,9 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
   const presence = usePresence(workspaceId);
   const workspace = query.data;
   const running = workspace?.status === "running";
+  const owner = access?.role === "owner";
+  // Only the owner may start it; a guest waits for them.
+  const resume = useResume(owner ? workspace : undefined);
   // Once shown, the IDE stays up through a stop, so unsaved edits are not lost.
   const [shown, setShown] = useState(false);
   if (running && !shown) setShown(true);
@@ -53,8 +57,9 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
       </header>
       {query.isError && <Unavailable error={query.error} />}
       {workspace && !running && (
-        <NotRunning workspace={workspace} withIde={shown} owner={access?.role === "owner"} />
+        <NotRunning workspace={workspace} withIde={shown} owner={owner} resume={resume} />
       )}
+      {running && resume.resumed && <ProcessesEnded onDismiss={resume.dismiss} />}
       {shown && access && (
         <WorkspaceAccessProvider access={access}>
           <IdeLayout workspaceId={workspaceId} running={running} onActiveFile={presence.showFile} />
@@ -86,20 +91,25 @@ function NotRunning({
   workspace,
   withIde,
   owner,
+  resume,
 }: {
   workspace: Workspace;
   withIde: boolean;
   owner: boolean;
+  resume: Resume;
 }) {
   const trpc = useTRPC();
   const start = useMutation(trpc.workspace.start.mutationOptions());
-  const busy = isInProgress(workspace.status) || start.isPending;
-  const problem = problemOf(workspace);
-  const text = isInProgress(workspace.status)
-    ? "Waiting for the workspace…"
-    : `The workspace is ${workspace.status}: files and terminals are unavailable.${owner ? "" : " Only its owner can start it."}`;
+  const busy = isInProgress(workspace.status) || start.isPending || resume.starting;
+  const problem = problemOf(workspace) ?? (resume.error ? errorMessage(resume.error) : undefined);
+  const resuming = resume.asked && !resume.error && busy;
+  const text = resuming
+    ? "Starting the workspace again: it was stopped for being idle…"
+    : isInProgress(workspace.status)
+      ? "Waiting for the workspace…"
+      : `The workspace is ${workspace.status}: files and terminals are unavailable.${owner ? "" : " Only its owner can start it."}`;
   return (
-    <output className={withIde ? styles.banner : styles.message}>
+    <output className={withIde ? styles.banner : styles.message} data-testid="workspace-not-running">
       {busy && <span className="spinner" />}
       <span>{text}</span>
       {problem && <span className={styles.detail}>{problem}</span>}
@@ -113,6 +123,21 @@ function NotRunning({
           Start
         </button>
       )}
+    </output>
+  );
+}
+
+/** After this page started an idle-stopped workspace again: what ran in it did not survive. */
+function ProcessesEnded({ onDismiss }: { onDismiss(): void }) {
+  return (
+    <output className={styles.banner} data-testid="processes-ended">
+      <span>
+        The workspace had been stopped for being idle, which ended the processes that ran in it. Terminals
+        show their last screen; files are as they were.
+      </span>
+      <button type="button" className="button" onClick={onDismiss}>
+        Dismiss
+      </button>
     </output>
   );
 }

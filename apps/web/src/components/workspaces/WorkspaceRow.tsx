@@ -7,7 +7,7 @@ import { useRouter } from "next/navigation";
 import { useTRPC } from "../../lib/trpc/client";
 import { StatusBadge } from "./StatusBadge";
 import { applyWorkspaceEvent } from "./workspace-events";
-import { canStart, canStop, isInProgress, problemOf } from "./workspace-status";
+import { canOpen, canStart, canStop, idleStopNote, isInProgress, problemOf } from "./workspace-status";
 import styles from "./workspaces.module.css";
 
 export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
@@ -29,8 +29,9 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
     }),
   );
 
-  const running = workspace.status === "running";
+  const openable = canOpen(workspace);
   const problem = problemOf(workspace);
+  const idleNote = idleStopNote(workspace);
   const busy = isInProgress(workspace.status) || start.isPending || stop.isPending || remove.isPending;
   const href = `/w/${workspace.id}`;
 
@@ -48,7 +49,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
       data-status={workspace.status}
     >
       <div className={styles.identity}>
-        {running ? (
+        {openable ? (
           <Link href={href} className={styles.name}>
             {workspace.name}
           </Link>
@@ -60,6 +61,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
           {new Date(workspace.createdAt).toLocaleString()}
         </span>
         {problem && <span className={styles.detail}>{problem}</span>}
+        {idleNote && <span className={styles.meta}>{idleNote}</span>}
       </div>
       <StatusBadge workspace={workspace} />
       <div className={styles.actions}>
@@ -67,7 +69,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
           type="button"
           className="button primary"
           data-testid="workspace-open"
-          disabled={!running}
+          disabled={!openable}
           onClick={() => router.push(href)}
         >
           Open

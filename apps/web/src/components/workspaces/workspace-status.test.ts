@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { canStart, canStop, isInProgress, problemOf, statusLabel } from "./workspace-status";
+import {
+  canOpen,
+  canStart,
+  canStop,
+  idleStopNote,
+  isInProgress,
+  problemOf,
+  statusLabel,
+} from "./workspace-status";
 
 describe("workspace status", () => {
   it("shows progress while the service is creating, starting or stopping", () => {
@@ -22,5 +30,14 @@ describe("workspace status", () => {
     expect(problemOf({ status: "error", detail: "image not found" })).toBe("image not found");
     expect(problemOf({ status: "missing", detail: "the container is gone" })).toBe("the container is gone");
     expect(problemOf({ status: "creating", detail: "the container is gone" })).toBeUndefined();
+  });
+
+  it("opens a workspace stopped for being idle (which starts it) and says why it stopped", () => {
+    const idle = { status: "stopped" as const, idleStoppedAt: "2026-11-23T10:00:00.000Z" };
+    expect(canOpen(idle)).toBe(true);
+    expect(idleStopNote(idle)).toMatch(/^stopped for being idle since .*; opening it starts it again$/);
+    expect(canOpen({ status: "stopped" })).toBe(false);
+    expect(idleStopNote({ status: "stopped" })).toBeUndefined();
+    expect(canOpen({ status: "running" })).toBe(true);
   });
 });

@@ -24,3 +24,17 @@ export const canStop = (status: WorkspaceStatus): boolean => status === "running
 export function problemOf(workspace: Pick<Workspace, "status" | "detail">): string | undefined {
   return workspace.status === "error" || workspace.status === "missing" ? workspace.detail : undefined;
 }
+
+/** Whether the service stopped it for being idle (opening it starts it again). */
+export const isIdleStopped = (workspace: Pick<Workspace, "status" | "idleStoppedAt">): boolean =>
+  workspace.status === "stopped" && workspace.idleStoppedAt !== undefined;
+
+/** Running, or stopped for being idle (opening it starts it again). */
+export const canOpen = (workspace: Pick<Workspace, "status" | "idleStoppedAt">): boolean =>
+  workspace.status === "running" || isIdleStopped(workspace);
+
+/** Why a stopped workspace stopped, when the service stopped it for being idle. */
+export function idleStopNote(workspace: Pick<Workspace, "status" | "idleStoppedAt">): string | undefined {
+  if (!isIdleStopped(workspace) || !workspace.idleStoppedAt) return undefined;
+  return `stopped for being idle since ${new Date(workspace.idleStoppedAt).toLocaleString()}; opening it starts it again`;
+}
