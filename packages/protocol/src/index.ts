@@ -6,6 +6,7 @@ export * from "./container-layout";
 export * from "./daemon";
 export * from "./files";
 export * from "./lsp";
+export * from "./search";
 export * from "./session";
 export * from "./terminal";
 export * from "./tools";

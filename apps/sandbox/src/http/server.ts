@@ -95,6 +95,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         shares: auth.shares,
         origin,
         lspServers: deps.lspServers,
+        log,
       };
     },
     onError({ error, path }) {

@@ -19,6 +19,8 @@ export interface Context {
   origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
   lspServers: readonly LspServerConfig[];
+  /** The service log, for what a container sent that broke the rules. */
+  log: (line: string) => void;
 }
 
 /** What an answer says when the service itself failed; the error and its stack go to the log. */
