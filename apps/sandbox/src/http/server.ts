@@ -39,7 +39,8 @@ function isPublicPage(pathname: string): boolean {
     pathname === "/login" ||
     /^\/s\/[A-Za-z0-9_-]{1,200}$/.test(pathname) ||
     pathname.startsWith("/_next/") ||
-    pathname === "/favicon.ico"
+    pathname === "/favicon.ico" ||
+    pathname === "/icon.svg"
   );
 }
 

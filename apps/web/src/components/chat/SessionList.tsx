@@ -11,27 +11,20 @@ export function SessionList({
   current,
   onChoose,
   onCreate,
-  creating,
 }: {
   sessions: Session[];
   current: string | undefined;
   onChoose: (id: string) => void;
+  /** Starts a new conversation (a draft until its first message). */
   onCreate: () => void;
-  creating: boolean;
 }) {
   const ordered = [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return (
     <div className={styles.sessions}>
       <div className={styles.sessionsHeader}>
         <span className={styles.sessionsLabel}>Sessions</span>
-        <button
-          type="button"
-          className="button"
-          data-testid="session-new"
-          disabled={creating}
-          onClick={onCreate}
-        >
-          {creating && <span className="spinner" />} New
+        <button type="button" className="button" data-testid="session-new" onClick={onCreate}>
+          New
         </button>
       </div>
       <ul className={styles.sessionItems}>
