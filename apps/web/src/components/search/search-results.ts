@@ -4,6 +4,7 @@ import type { FileMatches, LineMatch, SearchEvent } from "@coder/protocol";
 export interface SearchResults {
   status: "idle" | "searching" | "done" | "failed";
   files: readonly FileMatches[];
+  /** Occurrences (a line with two matches counts twice), as a person counts them. */
   matchCount: number;
   truncated: boolean;
   error?: string;
@@ -29,7 +30,7 @@ export function addSearchEvent(results: SearchResults, event: SearchEvent): Sear
   const at = new Map(files.map((file, i) => [file.path, i]));
   let added = 0;
   for (const batch of event.files) {
-    added += batch.matches.length;
+    added += occurrences(batch);
     const i = at.get(batch.path);
     const existing = i === undefined ? undefined : files[i];
     if (i !== undefined && existing)
@@ -49,8 +50,12 @@ export function withoutFile(results: SearchResults, path: string): SearchResults
   return {
     ...results,
     files: results.files.filter((f) => f !== file),
-    matchCount: results.matchCount - file.matches.length,
+    matchCount: results.matchCount - occurrences(file),
   };
+}
+
+function occurrences(file: FileMatches): number {
+  return file.matches.reduce((n, match) => n + Math.max(1, match.ranges.length), 0);
 }
 
 /** One line of the results list: a file's heading, or one of its matches. */
