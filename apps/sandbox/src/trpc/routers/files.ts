@@ -19,7 +19,7 @@ import { readImage } from "../../files/read-image";
 import { replaceInFiles } from "../../files/replace-in-files";
 import { streamSearch } from "../../files/search-stream";
 import { writeWorkspaceFile } from "../../files/write-file";
-import { router, workspaceProcedure } from "../init";
+import { router, withMappedErrors, workspaceProcedure } from "../init";
 
 /** File operations all go to the workspace's daemon, which enforces that paths stay inside /workspace. */
 export const filesRouter = router({
@@ -71,7 +71,7 @@ export const filesRouter = router({
   search: workspaceProcedure("viewer")
     .input(searchInput)
     .subscription(({ ctx, input, signal }) =>
-      streamSearch(ctx.workspaces, input.workspaceId, input.query, ctx.log, signal),
+      withMappedErrors(streamSearch(ctx.workspaces, input.workspaceId, input.query, ctx.log, signal)),
     ),
   /** Replaces every match in the given files through the editor's write path; answers what undo needs. */
   replace: workspaceProcedure("editor")
