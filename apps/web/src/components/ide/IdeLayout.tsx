@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useRef, useState, useSyncExternalStore } from "react";
+import { useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { type ImperativePanelHandle, Panel, PanelGroup, PanelResizeHandle } from "react-resizable-panels";
 import { useTRPC } from "../../lib/trpc/client";
 import { ChatPanel } from "../chat/ChatPanel";
@@ -46,6 +46,11 @@ export function IdeLayout({ workspaceId, running }: { workspaceId: string; runni
   const stop = useMutation(trpc.workspace.stop.mutationOptions());
 
   const activeFile = files.find((file) => file.path === active);
+  // Open tabs other than the active one: quick open lists them first.
+  const recent = useMemo(
+    () => files.map((file) => file.path).filter((path) => path !== active),
+    [files, active],
+  );
   const hasTextFile = activeFile?.phase === "ready" && activeFile.kind === "text";
   const show = (panel: IdePanel) => panels[panel].current?.expand();
   const showSidebar = (view: "files" | "search") => {
@@ -206,7 +211,7 @@ export function IdeLayout({ workspaceId, running }: { workspaceId: string; runni
       {picker === "files" && (
         <QuickOpen
           workspaceId={workspaceId}
-          recent={files.map((file) => file.path).filter((path) => path !== active)}
+          recent={recent}
           onOpen={(path, line, column) => void open(path, line, column)}
           onGoToLine={(line, column) => {
             setPicker(null);
