@@ -18,6 +18,7 @@ const modules = [
   "apps/sandbox/bench/sharing.bench.ts",
   "apps/sandbox/bench/instances.bench.ts",
   "apps/sandbox/bench/lifecycle.bench.ts",
+  "bench/find.bench.ts",
 ];
 const only = process.argv.slice(2);
 

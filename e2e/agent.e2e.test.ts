@@ -46,17 +46,15 @@ describe("the agent in the IDE, in Chromium", () => {
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
-  /** The IDE of the test workspace with a new chat session open. */
+  /** The IDE of the test workspace with a new conversation open (its session starts with the first message). */
   async function openChat(): Promise<Page> {
     const page = await browser.newPage();
     await logIn(page, stack.url, stack.token);
     await page.goto(`${stack.url}/w/${workspaceId}`);
     // Ready: hydrated, with the session list loaded.
     await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    const before = await page.getByTestId("session-item").count();
     await page.getByTestId("session-new").click();
-    await expect.poll(() => page.getByTestId("session-item").count()).toBe(before + 1);
-    await page.locator('[data-testid=session-item][data-current="true"]').waitFor();
+    await page.locator('[data-testid=chat-panel][data-draft="true"]').waitFor();
     return page;
   }
 

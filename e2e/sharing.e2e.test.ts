@@ -145,6 +145,12 @@ describe("sharing a workspace by link, in Chromium", () => {
     // Sent before the owner's line, the viewer's would show before it if it had reached the shell.
     expect(await terminalText(owner)).not.toContain("from-the-viewer");
 
+    // The file tree offers no changes, and the command palette only what a viewer may do.
+    expect(await viewer.getByTitle("New file").count()).toBe(0);
+    await viewer.locator('[data-testid=tree-item][data-path="notes.txt"]').click({ button: "right" });
+    expect(await viewer.getByTestId("tree-delete").count()).toBe(0);
+    await viewer.keyboard.press("Escape");
+
     // The chat has no input and no way to start a session.
     await viewer.getByTestId("chat-view-only").waitFor();
     expect(await viewer.getByTestId("chat-input").count()).toBe(0);

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { fileMethods } from "./files";
 import { Dispatcher, defineMethod, type RpcMethod } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
+import { searchMethods } from "./search";
 import { snapshotMethods } from "./snapshot";
 import { type ToolRunner, toolMethods } from "./tools";
 import { ChangeBatcher } from "./watch/batcher";
@@ -74,6 +75,11 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     }),
     ...fileMethods(root),
     ...snapshotMethods(root, options.snapshotDir ?? containerLayout.snapshotDir),
+    ...searchMethods({
+      root,
+      config: options.toolsConfig ?? {},
+      sendMatches: (searchId, files) => notify("search.matches", { searchId, files }),
+    }),
     ...toolMethods({
       root,
       runner: options.runner,

@@ -1,4 +1,12 @@
 import type { FileChange, ReadResult, TreeResult, WriteResult } from "./files";
+import type {
+  BytesResult,
+  FileListResult,
+  FileMatches,
+  ReplacementPlan,
+  SearchSummary,
+  TextQuery,
+} from "./search";
 import type { TurnDiff } from "./session";
 import type { ToolDefinition, ToolResult } from "./tools";
 
@@ -16,6 +24,8 @@ export const DaemonErrorCode = {
   IsDirectory: -32004,
   NotDirectory: -32005,
   Exists: -32006,
+  /** A search pattern or glob that ripgrep refuses. */
+  BadPattern: -32007,
   Io: -32010,
 } as const;
 
@@ -38,6 +48,23 @@ export interface DaemonRequests {
   "fs.mkdir": { params: { path: string }; result: { path: string } };
   "fs.rename": { params: { from: string; to: string }; result: { from: string; to: string } };
   "fs.delete": { params: { path: string }; result: { path: string } };
+  /** A file's bytes, base64, for the image viewer; above `maxBytes` only its size. */
+  "fs.readBytes": { params: { path: string; maxBytes: number }; result: BytesResult };
+  /** Every file of the workspace (ripgrep's walk: `.gitignore` respected, `.git` left out), sorted. */
+  "search.files": { params: { limit: number }; result: FileListResult };
+  /**
+   * Searches file contents with ripgrep; the matches arrive as `search.matches` notifications
+   * carrying `searchId` while it runs, the answer is the summary. Cancelling stops ripgrep.
+   */
+  "search.text": {
+    params: { searchId: string; query: TextQuery; maxMatches: number };
+    result: SearchSummary;
+  };
+  /** What one file would hold with every match of `query` replaced (ripgrep's own replace); writes nothing. */
+  "search.replaceIn": {
+    params: { path: string; query: TextQuery; replacement: string };
+    result: ReplacementPlan;
+  };
   "tools.list": { params: { agent?: string; model?: string }; result: { tools: ToolDefinition[] } };
   /** Cancelling the request ($/cancelRequest) aborts the tool. */
   "tools.execute": {
@@ -71,6 +98,8 @@ export interface DaemonNotifications {
   "fs.changed": { changes: FileChange[] };
   /** Progress of a running tool (bash output so far, ...), from ctx.metadata(). */
   "tools.progress": { callId: string; update: Record<string, unknown> };
+  /** Matches found by a running `search.text`, grouped by file. */
+  "search.matches": { searchId: string; files: FileMatches[] };
 }
 
 export type DaemonMethod = keyof DaemonRequests;

@@ -7,6 +7,7 @@ export * from "./daemon";
 export * from "./files";
 export * from "./lsp";
 export * from "./presence";
+export * from "./search";
 export * from "./session";
 export * from "./terminal";
 export * from "./tools";

@@ -17,5 +17,13 @@ export * from "./framework/types";
 export { ToolDefinitionError, type ToolDefinitionErrorKind } from "./framework/validate";
 export { checkServers, type LspToolsConfig, stopLspServers } from "./lsp";
 export * from "./paths/resolve";
+export {
+  MAX_RIPGREP_LINE_CHARS,
+  type RipgrepOptions,
+  type RipgrepRun,
+  ripgrepBinary,
+  runRipgrep,
+  WALK_FLAGS,
+} from "./search/ripgrep";
 export { bashTimeoutMs } from "./tools/bash";
 export { BUILTIN_TOOLS, createDefaultRegistry } from "./tools/builtin";

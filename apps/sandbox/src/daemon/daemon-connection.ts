@@ -52,6 +52,7 @@ export class DaemonCallError extends Error {
         return "conflict";
       case DaemonErrorCode.IsDirectory:
       case DaemonErrorCode.NotDirectory:
+      case DaemonErrorCode.BadPattern:
         return "bad_request";
       default:
         return "internal";

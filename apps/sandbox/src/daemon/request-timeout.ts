@@ -12,8 +12,8 @@ export const DEFAULT_DAEMON_TIMEOUTS: DaemonTimeouts = { pingMs: 10_000, request
 
 /**
  * How long the service waits for the daemon's answer. Bash stops its command at its own timeout
- * (up to 10 min), so a call gets that plus a margin; tool calls and snapshots walk the workspace
- * and get a longer default than file calls.
+ * (up to 10 min), so a call gets that plus a margin; tool calls, snapshots and searches walk the
+ * workspace and get a longer default than file calls.
  */
 export function requestTimeoutMs<M extends DaemonMethod>(
   method: M,
@@ -26,6 +26,6 @@ export function requestTimeoutMs<M extends DaemonMethod>(
     const asked = args.timeout_ms;
     return bashTimeoutMs(typeof asked === "number" && asked > 0 ? asked : undefined) + timeouts.requestMs;
   }
-  if (method.startsWith("snapshot.")) return 2 * timeouts.requestMs;
+  if (method.startsWith("snapshot.") || method.startsWith("search.")) return 2 * timeouts.requestMs;
   return timeouts.requestMs;
 }

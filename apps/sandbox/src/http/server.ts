@@ -44,7 +44,8 @@ function isPublicPage(pathname: string): boolean {
     pathname === "/ended" ||
     /^\/s\/[A-Za-z0-9_-]{1,200}$/.test(pathname) ||
     pathname.startsWith("/_next/") ||
-    pathname === "/favicon.ico"
+    pathname === "/favicon.ico" ||
+    pathname === "/icon.svg"
   );
 }
 
@@ -103,6 +104,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         shares: auth.shares,
         origin,
         lspServers: deps.lspServers,
+        log,
       };
     },
     onError({ error, path }) {

@@ -29,6 +29,8 @@ export interface Context {
   origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
   lspServers: readonly LspServerConfig[];
+  /** The service log, for what a container sent that broke the rules. */
+  log: (line: string) => void;
 }
 
 /** What an answer says when the service itself failed; the error and its stack go to the log. */
@@ -89,14 +91,11 @@ const t = initTRPC
 
 export const router = t.router;
 
-/** Turns errors from the layers below into tRPC errors whose message a person can act on. */
-const mapErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (result.ok) return result;
-  const cause = result.error.cause;
+/** An error of the layers below as a tRPC error whose message a person can act on, if it is one. */
+function mappedError(cause: unknown): TRPCError | undefined {
   if (cause instanceof WorkspaceError) {
     const code = cause.kind === "not_found" ? "NOT_FOUND" : "PRECONDITION_FAILED";
-    throw new TRPCError({ code, message: cause.message, cause });
+    return new TRPCError({ code, message: cause.message, cause });
   }
   if (cause instanceof DaemonCallError) {
     const code = {
@@ -106,7 +105,7 @@ const mapErrors = t.middleware(async ({ next }) => {
       bad_request: "BAD_REQUEST",
       internal: "INTERNAL_SERVER_ERROR",
     } as const;
-    throw new TRPCError({ code: code[cause.kind], message: cause.message, cause });
+    return new TRPCError({ code: code[cause.kind], message: cause.message, cause });
   }
   if (cause instanceof AgentError) {
     const code = {
@@ -116,13 +115,34 @@ const mapErrors = t.middleware(async ({ next }) => {
       precondition: "PRECONDITION_FAILED",
       bad_request: "BAD_REQUEST",
     } as const;
-    throw new TRPCError({ code: code[cause.kind], message: cause.message, cause });
+    return new TRPCError({ code: code[cause.kind], message: cause.message, cause });
   }
   if (cause instanceof DaemonUnavailableError) {
-    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });
+    return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });
   }
+  return undefined;
+}
+
+/** Turns errors from the layers below into tRPC errors whose message a person can act on. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const mapped = mappedError(result.error.cause);
+  if (mapped) throw mapped;
   return result;
 });
+
+/**
+ * A subscription's stream with the same mapping: what is thrown while it streams comes after every
+ * middleware has returned.
+ */
+export async function* withMappedErrors<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* stream;
+  } catch (error) {
+    throw mappedError(error) ?? error;
+  }
+}
 
 /** Narrows `ctx.principal`: a call without a session stops here. */
 const signedIn = t.middleware(({ ctx, next }) => {

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
-import type {
-  CreateWorkspaceInput,
-  FileChange,
-  Workspace,
-  WorkspaceEvent,
-  WorkspaceStatus,
+import {
+  type CreateWorkspaceInput,
+  type FileChange,
+  type FileMatches,
+  fileMatches,
+  MAX_SEARCH_MATCHES,
+  type Workspace,
+  type WorkspaceEvent,
+  type WorkspaceStatus,
 } from "@coder/protocol";
 import { z } from "zod";
 import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connection";
@@ -14,6 +17,7 @@ import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
 import { saveTerminalScreens } from "../terminal/tmux-session";
 import { WorkspaceActivity } from "./activity";
+import { CallListeners } from "./call-listeners";
 import type { ContainerState, WorkspaceDriver } from "./driver";
 import { WarmPool } from "./warm-pool";
 
@@ -21,6 +25,14 @@ const toolProgressNotification = z.object({
   callId: z.string().max(256),
   update: z.record(z.string(), z.unknown()),
 });
+
+const searchMatchesNotification = z.object({
+  searchId: z.string().max(64),
+  files: z.array(fileMatches).max(MAX_SEARCH_MATCHES),
+});
+
+/** A batch of a search's matches, or why the daemon's notification was refused. */
+export type SearchMatchesBatch = FileMatches[] | { malformed: string };
 
 export class WorkspaceError extends Error {
   constructor(
@@ -54,7 +66,17 @@ export class WorkspaceService {
   private readonly transient = new Map<string, Transient>();
   private readonly daemons = new Map<string, DaemonConnection>();
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
-  private readonly toolProgress = new Map<string, (update: Record<string, unknown>) => void>();
+  private readonly toolProgress = new CallListeners<Record<string, unknown>>((params) => {
+    const parsed = toolProgressNotification.safeParse(params);
+    return parsed.success ? { id: parsed.data.callId, payload: parsed.data.update } : undefined;
+  });
+  private readonly searchMatches = new CallListeners<SearchMatchesBatch>((params) => {
+    const id = z.object({ searchId: z.string().max(64) }).safeParse(params);
+    if (!id.success) return undefined;
+    const parsed = searchMatchesNotification.safeParse(params);
+    const payload = parsed.success ? parsed.data.files : { malformed: parsed.error.issues[0]?.message ?? "" };
+    return { id: id.data.searchId, payload };
+  });
   private readonly stopWatching = new AbortController();
   /** Spare workspaces made ahead, which `create` claims when one fits. */
   readonly pool: WarmPool;
@@ -340,7 +362,8 @@ export class WorkspaceService {
         id,
         {
           "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
-          "tools.progress": (params) => this.routeToolProgress(id, params),
+          "tools.progress": (params) => this.toolProgress.route(id, params),
+          "search.matches": (params) => this.searchMatches.route(id, params),
         },
         this.log,
         this.daemonOptions,
@@ -371,15 +394,16 @@ export class WorkspaceService {
     callId: string,
     listener: (update: Record<string, unknown>) => void,
   ): () => void {
-    const key = `${workspaceId}/${callId}`;
-    this.toolProgress.set(key, listener);
-    return () => this.toolProgress.delete(key);
+    return this.toolProgress.listen(workspaceId, callId, listener);
   }
 
-  /** A daemon's progress notification, if it has the expected shape, to the call it names. */
-  private routeToolProgress(workspaceId: string, params: unknown): void {
-    const parsed = toolProgressNotification.safeParse(params);
-    if (parsed.success) this.toolProgress.get(`${workspaceId}/${parsed.data.callId}`)?.(parsed.data.update);
+  /** Follows the `search.matches` notifications of one search of one workspace until the returned stop. */
+  onSearchMatches(
+    workspaceId: string,
+    searchId: string,
+    listener: (batch: SearchMatchesBatch) => void,
+  ): () => void {
+    return this.searchMatches.listen(workspaceId, searchId, listener);
   }
 
   fileFeed(id: string): Feed<FileChangeBatch> {

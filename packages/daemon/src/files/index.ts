@@ -1,5 +1,6 @@
 import { mkdirMethod } from "./mkdir";
 import { readMethod } from "./read";
+import { readBytesMethod } from "./read-bytes";
 import { deleteMethod } from "./remove";
 import { renameMethod } from "./rename";
 import { statMethod } from "./stat";
@@ -12,6 +13,7 @@ export function fileMethods(root: string) {
     "fs.tree": treeMethod(root),
     "fs.stat": statMethod(root),
     "fs.read": readMethod(root),
+    "fs.readBytes": readBytesMethod(root),
     "fs.write": writeMethod(root),
     "fs.mkdir": mkdirMethod(root),
     "fs.rename": renameMethod(root),

@@ -8,8 +8,8 @@ import { defineMethod } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
 import { resolveTarget } from "./paths";
 
-/** At most this many entries per answer, so a huge folder cannot stall the editor. */
-export const MAX_TREE_ENTRIES = 5000;
+/** At most this many entries per answer (the tree is virtualised; this only bounds one answer). */
+export const MAX_TREE_ENTRIES = 50_000;
 
 /** Folders that are listed but never descended into. */
 const OPAQUE_FOLDERS = new Set([".git"]);

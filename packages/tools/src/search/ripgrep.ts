@@ -31,6 +31,15 @@ export interface RipgrepRun {
 
 const MAX_STDERR = 4096;
 
+/** Lines longer than this (one match in a huge minified file) are skipped, so memory stays bounded. */
+export const MAX_RIPGREP_LINE_CHARS = 8 * 1024 * 1024;
+
+export interface RipgrepOptions {
+  /** Lines longer than this are dropped (default MAX_RIPGREP_LINE_CHARS); `onLongLine` hears of each. */
+  maxLineChars?: number;
+  onLongLine?: () => void;
+}
+
 /**
  * Runs rg in `cwd` and hands each stdout line to `onLine`; returning false stops rg. Paths in rg's
  * output are relative to `cwd`, which is also what its `--glob` patterns are matched against.
@@ -41,27 +50,46 @@ export function runRipgrep(
   cwd: string,
   signal: AbortSignal,
   onLine: (line: string) => boolean,
+  options: RipgrepOptions = {},
 ): Promise<RipgrepRun> {
+  const maxLine = options.maxLineChars ?? MAX_RIPGREP_LINE_CHARS;
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let stopped = false;
-    let pending = "";
+    // The start of the line not yet ended, kept as chunks (joining them on every chunk would be
+    // quadratic); `skipping` drops the rest of a line that grew past the bound.
+    let pending: string[] = [];
+    let pendingChars = 0;
+    let skipping = false;
     const stop = () => {
       stopped = true;
       child.kill();
     };
+    const takeLine = (tail: string): string | undefined => {
+      const line = skipping ? undefined : pending.join("") + tail;
+      pending = [];
+      pendingChars = 0;
+      skipping = false;
+      return line;
+    };
     signal.addEventListener("abort", stop, { once: true });
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
-      if (stopped) return;
-      const lines = (pending + chunk).split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) {
-        if (line !== "" && !onLine(line)) {
-          stop();
-          return;
-        }
+      let start = 0;
+      for (let end = chunk.indexOf("\n"); !stopped && end !== -1; end = chunk.indexOf("\n", start)) {
+        const line = takeLine(chunk.slice(start, end));
+        start = end + 1;
+        if (line !== undefined && line !== "" && !onLine(line)) stop();
+      }
+      if (stopped || skipping || start === chunk.length) return;
+      pending.push(chunk.slice(start));
+      pendingChars += chunk.length - start;
+      if (pendingChars > maxLine) {
+        pending = [];
+        pendingChars = 0;
+        skipping = true;
+        options.onLongLine?.();
       }
     });
     child.stderr.setEncoding("utf8");
@@ -74,7 +102,8 @@ export function runRipgrep(
     });
     child.on("close", (code) => {
       signal.removeEventListener("abort", stop);
-      if (!stopped && pending !== "") onLine(pending);
+      const last = stopped ? undefined : takeLine("");
+      if (last) onLine(last);
       resolve({ code, stderr, stopped });
     });
   });

@@ -1,15 +1,25 @@
 import {
   changesInput,
   deleteInput,
+  fileListInput,
+  fileListResult,
+  imageInput,
   MAX_EDITOR_FILE_BYTES,
+  MAX_LISTED_FILES,
   mkdirInput,
   readInput,
   renameInput,
+  replaceInput,
+  searchInput,
   treeInput,
   writeInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
-import { router, workspaceProcedure } from "../init";
+import { readImage } from "../../files/read-image";
+import { replaceInFiles } from "../../files/replace-in-files";
+import { streamSearch } from "../../files/search-stream";
+import { writeWorkspaceFile } from "../../files/write-file";
+import { router, withMappedErrors, workspaceProcedure } from "../init";
 
 /** File operations all go to the workspace's daemon, which enforces that paths stay inside /workspace. */
 export const filesRouter = router({
@@ -29,8 +39,8 @@ export const filesRouter = router({
     .input(writeInput)
     .mutation(async ({ ctx, input }) => {
       const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      const { workspaceId: _, ...params } = input;
-      return daemon.request("fs.write", params);
+      const { workspaceId: _, ...write } = input;
+      return writeWorkspaceFile(daemon, write);
     }),
   mkdir: workspaceProcedure("editor")
     .input(mkdirInput)
@@ -49,6 +59,33 @@ export const filesRouter = router({
     .mutation(async ({ ctx, input }) => {
       const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
       return daemon.request("fs.delete", { path: input.path });
+    }),
+  /** Every file of the workspace for quick open (`.gitignore` respected), at most MAX_LISTED_FILES. */
+  list: workspaceProcedure("viewer")
+    .input(fileListInput)
+    .query(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return fileListResult.parse(await daemon.request("search.files", { limit: MAX_LISTED_FILES }));
+    }),
+  /** Find in files: batches of matches grouped by file as ripgrep finds them, then a summary. */
+  search: workspaceProcedure("viewer")
+    .input(searchInput)
+    .subscription(({ ctx, input, signal }) =>
+      withMappedErrors(streamSearch(ctx.workspaces, input.workspaceId, input.query, ctx.log, signal)),
+    ),
+  /** Replaces every match in the given files through the editor's write path; answers what undo needs. */
+  replace: workspaceProcedure("editor")
+    .input(replaceInput)
+    .mutation(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return replaceInFiles(daemon, input, ctx.log);
+    }),
+  /** An image file's bytes and type for the viewer (PNG, JPEG, GIF, WebP, SVG), at most MAX_IMAGE_BYTES. */
+  image: workspaceProcedure("viewer")
+    .input(imageInput)
+    .query(async ({ ctx, input }) => {
+      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
+      return readImage(daemon, input.path);
     }),
   /**
    * Batches of file changes under the workspace. `{resync: true}` means changes may have been

@@ -1,11 +1,11 @@
 "use client";
 
-import type { Session } from "@coder/protocol";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
+import { Composer } from "./Composer";
 import { Conversation } from "./Conversation";
 import styles from "./chat.module.css";
 import { SessionList } from "./SessionList";
@@ -23,6 +23,8 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
   const models = useQuery(trpc.models.list.queryOptions());
   const [chosen, setChosen] = useState<string | null>(null);
   const canStart = useCanEdit();
+  // A new conversation is a draft until its first message: only then is a session created.
+  const [drafting, setDrafting] = useState(false);
 
   useEffect(() => {
     setChosen(localStorage.getItem(storageKey(workspaceId)));
@@ -31,15 +33,12 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
   const choose = (id: string) => {
     localStorage.setItem(storageKey(workspaceId), id);
     setChosen(id);
+    setDrafting(false);
   };
-  const create = useMutation(
-    trpc.session.create.mutationOptions({
-      onSuccess: (session: Session) => {
-        void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey({ workspaceId }) });
-        choose(session.id);
-      },
-    }),
-  );
+  const started = (id: string) => {
+    void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey({ workspaceId }) });
+    choose(id);
+  };
 
   const list = (sessions.data ?? []).filter((s) => s.parentId === null);
   // The remembered session if it still exists, else the newest.
@@ -52,18 +51,18 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
       className={styles.panel}
       data-testid="chat-panel"
       data-ready={sessions.isSuccess}
+      data-draft={drafting}
       aria-label="Agent"
     >
       <SessionList
         sessions={list}
-        current={current}
+        current={drafting ? undefined : current}
         onChoose={choose}
-        onCreate={canStart ? () => create.mutate({ workspaceId, agent: "build" }) : undefined}
-        creating={create.isPending}
+        onCreate={canStart ? () => setDrafting(true) : undefined}
       />
-      {(sessions.error ?? create.error ?? models.error) && (
+      {(sessions.error ?? models.error) && (
         <p className={styles.notice} role="alert">
-          {errorMessage(sessions.error ?? create.error ?? models.error)}
+          {errorMessage(sessions.error ?? models.error)}
         </p>
       )}
       {sessions.isPending && (
@@ -71,18 +70,25 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
           <span className="spinner" /> Loading sessions…
         </p>
       )}
-      {current ? (
+      {drafting ? (
+        <>
+          <p className={styles.notice}>New conversation: ask the agent to read, change or run something.</p>
+          <span className={styles.spacer} />
+          <Composer
+            sessionId={null}
+            running={false}
+            disabled={models.data !== undefined && models.data.models.length === 0}
+            draft={{ workspaceId, onStarted: started }}
+          />
+        </>
+      ) : current ? (
         <Conversation key={current} sessionId={current} models={models.data} />
       ) : (
         sessions.isSuccess && (
           <p className={styles.notice}>
             No conversation yet.{" "}
             {canStart && (
-              <button
-                type="button"
-                className="button primary"
-                onClick={() => create.mutate({ workspaceId, agent: "build" })}
-              >
+              <button type="button" className="button primary" onClick={() => setDrafting(true)}>
                 Start one
               </button>
             )}

@@ -4,30 +4,52 @@ import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
 
-/** The prompt box: Enter sends, Shift+Enter is a new line; while a turn runs, Stop aborts it. */
+/** A conversation not started yet: its session is created with the first message. */
+export interface Draft {
+  workspaceId: string;
+  onStarted(sessionId: string): void;
+}
+
+/**
+ * The prompt box: Enter sends, Shift+Enter is a new line; while a turn runs, Stop aborts it.
+ * Without a session (a `draft`), sending creates one first, so an empty conversation never exists.
+ */
 export function Composer({
   sessionId,
   running,
   disabled,
+  draft,
 }: {
-  sessionId: string;
+  sessionId: string | null;
   running: boolean;
   disabled: boolean;
+  draft?: Draft;
 }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
+  const create = useMutation(trpc.session.create.mutationOptions());
   const prompt = useMutation(trpc.session.prompt.mutationOptions({ onSuccess: () => setText("") }));
   const abort = useMutation(trpc.session.abort.mutationOptions());
-  const canSend = !disabled && !running && !prompt.isPending && text.trim() !== "";
-  const send = () => {
-    if (canSend) prompt.mutate({ sessionId, text });
+  const canSend = !disabled && !running && !prompt.isPending && !create.isPending && text.trim() !== "";
+  const send = async () => {
+    if (!canSend) return;
+    try {
+      const id =
+        sessionId ??
+        (draft && (await create.mutateAsync({ workspaceId: draft.workspaceId, agent: "build" })).id);
+      if (!id) return;
+      await prompt.mutateAsync({ sessionId: id, text });
+      if (!sessionId) draft?.onStarted(id);
+    } catch {
+      // Shown below from the mutation's error.
+    }
   };
 
   return (
     <div className={styles.composer}>
-      {(prompt.error ?? abort.error) && (
+      {(create.error ?? prompt.error ?? abort.error) && (
         <div className={styles.toolError} role="alert">
-          {errorMessage(prompt.error ?? abort.error)}
+          {errorMessage(create.error ?? prompt.error ?? abort.error)}
         </div>
       )}
       <textarea
@@ -41,7 +63,7 @@ export function Composer({
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey) {
             e.preventDefault();
-            send();
+            void send();
           }
         }}
       />
@@ -51,8 +73,8 @@ export function Composer({
             type="button"
             className="button danger"
             data-testid="chat-abort"
-            disabled={abort.isPending}
-            onClick={() => abort.mutate({ sessionId })}
+            disabled={abort.isPending || !sessionId}
+            onClick={() => sessionId && abort.mutate({ sessionId })}
           >
             Stop
           </button>
@@ -62,9 +84,9 @@ export function Composer({
             className="button primary"
             data-testid="chat-send"
             disabled={!canSend}
-            onClick={send}
+            onClick={() => void send()}
           >
-            {prompt.isPending && <span className="spinner" />} Send
+            {(create.isPending || prompt.isPending) && <span className="spinner" />} Send
           </button>
         )}
       </div>

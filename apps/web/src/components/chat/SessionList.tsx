@@ -11,14 +11,12 @@ export function SessionList({
   current,
   onChoose,
   onCreate,
-  creating,
 }: {
   sessions: Session[];
   current: string | undefined;
   onChoose: (id: string) => void;
-  /** Starts a new session; absent for a viewer, who cannot. */
+  /** Starts a new conversation (a draft until its first message); absent for a viewer, who cannot. */
   onCreate?: () => void;
-  creating: boolean;
 }) {
   const ordered = [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return (
@@ -26,14 +24,8 @@ export function SessionList({
       <div className={styles.sessionsHeader}>
         <span className={styles.sessionsLabel}>Sessions</span>
         {onCreate && (
-          <button
-            type="button"
-            className="button"
-            data-testid="session-new"
-            disabled={creating}
-            onClick={onCreate}
-          >
-            {creating && <span className="spinner" />} New
+          <button type="button" className="button" data-testid="session-new" onClick={onCreate}>
+            New
           </button>
         )}
       </div>

@@ -6,10 +6,19 @@ import { baseName } from "../../lib/paths/workspace-path";
 import { DiskNoticeBar } from "./DiskNoticeBar";
 import styles from "./editor.module.css";
 import type { EditorController } from "./editor-controller";
+import { FilePreview } from "./FilePreview";
 import { LanguagePanel } from "./lsp/LanguagePanel";
 import type { OpenFile } from "./open-files";
+import { isImagePath, previewKindOf } from "./preview-kind";
+import { ImageViewer } from "./WorkspaceImage";
 
-export function EditorArea({ controller }: { controller: EditorController }) {
+export function EditorArea({
+  controller,
+  workspaceId,
+}: {
+  controller: EditorController;
+  workspaceId: string;
+}) {
   const { files, active } = useSyncExternalStore(
     controller.subscribe,
     controller.snapshot,
@@ -29,18 +38,6 @@ export function EditorArea({ controller }: { controller: EditorController }) {
     if (editable) controller.show(active);
   }, [controller, active, editable]);
 
-  // Ctrl/Cmd-S saves from anywhere on the page except a terminal, where it is a key for the shell.
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== "s") return;
-      if (event.target instanceof Element && event.target.closest(".xterm")) return;
-      event.preventDefault();
-      if (active && editable) void controller.save(active);
-    };
-    window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
-  }, [controller, active, editable]);
-
   return (
     <section className={styles.area}>
       <div className={styles.tabBar}>
@@ -55,6 +52,18 @@ export function EditorArea({ controller }: { controller: EditorController }) {
             />
           ))}
         </div>
+        {editable && active && previewKindOf(active) && (
+          <button
+            type="button"
+            className={`button ${styles.previewToggle}`}
+            data-testid="preview-toggle"
+            aria-pressed={activeFile.preview === true}
+            onClick={() => controller.togglePreview(active)}
+            title="Show the rendered file beside its text (Ctrl/Cmd-Shift-V)"
+          >
+            Preview
+          </button>
+        )}
         <button
           type="button"
           className={`button ${styles.save}`}
@@ -70,7 +79,14 @@ export function EditorArea({ controller }: { controller: EditorController }) {
       {activeFile?.notice && <DiskNoticeBar file={activeFile} controller={controller} />}
       <div className={styles.body}>
         <div ref={hostRef} className={styles.editor} data-testid="editor" hidden={!editable} />
-        {!editable && <Placeholder file={activeFile} onRetry={() => active && controller.open(active)} />}
+        {editable && active && activeFile.preview && (
+          <FilePreview key={active} workspaceId={workspaceId} path={active} controller={controller} />
+        )}
+        {activeFile?.kind === "binary" && isImagePath(activeFile.path) ? (
+          <ImageViewer workspaceId={workspaceId} path={activeFile.path} size={activeFile.size} />
+        ) : (
+          !editable && <Placeholder file={activeFile} onRetry={() => active && controller.open(active)} />
+        )}
       </div>
       {controller.intelligence && (
         <LanguagePanel intelligence={controller.intelligence} controller={controller} activePath={active} />

@@ -3,12 +3,14 @@ import { EditorView } from "@codemirror/view";
 import type { FileChange, ReadResult, WriteResult } from "@coder/protocol";
 import { errorCode, errorMessage, isConflict } from "../../lib/errors/error-message";
 import { isWithin, movedPath, normalizePath } from "../../lib/paths/workspace-path";
+import { type EditorCommand, runEditorCommand } from "./editor-commands";
 import { editorExtensions } from "./editor-extensions";
 import { diskReaction, FileDocuments } from "./file-documents";
 import { loadLanguageFor } from "./languages";
 import type { EditorHost } from "./lsp/editor-host";
 import type { LanguageIntelligence } from "./lsp/language-intelligence";
 import { noOpenFiles, type OpenFiles, type OpenFilesAction, openFilesReducer } from "./open-files";
+import { previewKindOf } from "./preview-kind";
 
 /** The two file calls the editor makes, bound to its workspace. */
 export interface FilesApi {
@@ -37,6 +39,7 @@ export class EditorController implements EditorHost {
   readonly documents = new FileDocuments();
   private tabs: OpenFiles = noOpenFiles;
   private readonly listeners = new Set<() => void>();
+  private readonly textListeners = new Set<(path: string) => void>();
   private view: EditorView | null = null;
   /** The path whose state the view holds. */
   private shown: string | null = null;
@@ -55,6 +58,17 @@ export class EditorController implements EditorHost {
   };
 
   readonly snapshot = (): OpenFiles => this.tabs;
+
+  /** Hears of every change to an open file's text (a preview follows the typing). */
+  subscribeText(listener: (path: string) => void): () => void {
+    this.textListeners.add(listener);
+    return () => this.textListeners.delete(listener);
+  }
+
+  /** The current text of an open file, unsaved edits included. */
+  textOf(path: string): string | undefined {
+    return this.documents.get(path)?.state.doc.toString();
+  }
 
   attach(host: HTMLElement): () => void {
     const view = new EditorView({
@@ -89,6 +103,13 @@ export class EditorController implements EditorHost {
 
   focus(): void {
     this.view?.focus();
+  }
+
+  /** Find, replace or go to line in the file showing; false when no text file is showing. */
+  command(command: EditorCommand): boolean {
+    if (!this.view || !this.shown) return false;
+    runEditorCommand(this.view, command);
+    return true;
   }
 
   stateOf(path: string): EditorState | undefined {
@@ -134,6 +155,9 @@ export class EditorController implements EditorHost {
         );
       }
       this.dispatch({ type: "loaded", path, kind: file.kind, size: file.size });
+      // Markdown and SVG open with their preview beside them.
+      if (file.kind === "text" && previewKindOf(path))
+        this.dispatch({ type: "update", path, changes: { preview: true } });
     } catch (error) {
       if (!this.deps.sessionExpired(error))
         this.dispatch({ type: "failed", path, error: errorMessage(error) });
@@ -171,6 +195,13 @@ export class EditorController implements EditorHost {
       this.dispatch({ type: "update", path, changes: { saving: false } });
       this.recheckIfAsked(path, doc);
     }
+  }
+
+  /** Shows or hides the preview beside a file that has one. */
+  togglePreview(path: string): void {
+    const file = this.tabs.files.find((f) => f.path === path);
+    if (file && previewKindOf(path))
+      this.dispatch({ type: "update", path, changes: { preview: !file.preview } });
   }
 
   /** Applies a change to a file's text, through the view when it is the one showing. */
@@ -296,8 +327,10 @@ export class EditorController implements EditorHost {
   }
 
   private record(path: string, state: EditorState): void {
+    const textChanged = this.documents.get(path)?.state.doc !== state.doc;
     if (this.documents.update(path, state)) {
       this.dispatch({ type: "update", path, changes: { dirty: this.documents.get(path)?.dirty ?? false } });
     }
+    if (textChanged) for (const listener of this.textListeners) listener(path);
   }
 }

@@ -12,6 +12,8 @@ export interface OpenFile {
   saving: boolean;
   /** A disagreement with the disk that the person has to settle. */
   notice: DiskNotice | null;
+  /** The rendered view beside the text is shown (Markdown, SVG: see preview-kind.ts). */
+  preview?: boolean;
 }
 
 export type DiskNotice = "changed-on-disk" | "deleted-on-disk" | "save-conflict";
@@ -27,7 +29,11 @@ export type OpenFilesAction =
   | { type: "failed"; path: string; error: string }
   | { type: "activate"; path: string }
   | { type: "close"; path: string }
-  | { type: "update"; path: string; changes: Partial<Pick<OpenFile, "dirty" | "saving" | "notice">> }
+  | {
+      type: "update";
+      path: string;
+      changes: Partial<Pick<OpenFile, "dirty" | "saving" | "notice" | "preview">>;
+    }
   | { type: "moved"; from: string; to: string };
 
 export const noOpenFiles: OpenFiles = { files: [], active: null };

@@ -1,17 +1,25 @@
 "use client";
 
-import type { FileEntry } from "@coder/protocol";
-import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import type { FileEntry, TreeResult } from "@coder/protocol";
+import { useQueries, useQueryClient } from "@tanstack/react-query";
+import { type Ref, useCallback, useImperativeHandle, useMemo, useState } from "react";
 import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
 import { errorMessage } from "../../lib/errors/error-message";
 import { joinPath, movedPath, parentOf, ROOT, validEntryName } from "../../lib/paths/workspace-path";
 import { useTRPC, useTRPCClient } from "../../lib/trpc/client";
+import { useCanEdit } from "../access/workspace-access";
 import { useToasts } from "../toast/Toasts";
 import styles from "./file-tree.module.css";
-import { TreeFolder } from "./TreeFolder";
 import { TreeMenu } from "./TreeMenu";
+import { TreeRows } from "./TreeRows";
 import { TreeContext, type TreeContextValue, type TreeEditing } from "./tree-context";
+import { type FolderListing, treeRows } from "./tree-rows";
+
+/** What the IDE's commands do in the tree. */
+export interface FileTreeHandle {
+  newFile(): void;
+  newFolder(): void;
+}
 
 export interface FileTreeProps {
   workspaceId: string;
@@ -21,9 +29,10 @@ export interface FileTreeProps {
   onMoved(from: string, to: string): void;
   /** A file or folder was deleted from the tree. */
   onDeleted(path: string): void;
+  ref?: Ref<FileTreeHandle>;
 }
 
-export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDeleted }: FileTreeProps) {
+export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDeleted, ref }: FileTreeProps) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -39,6 +48,35 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
   // Refresh at once rather than waiting for the watcher's event.
   const refresh = (...folders: string[]) =>
     Promise.all(folders.map((folder) => queryClient.invalidateQueries({ queryKey: listingKey(folder) })));
+
+  // The root and every expanded folder are listed (and kept fresh by the watcher's events).
+  const listed = useMemo(() => [ROOT, ...expanded], [expanded]);
+  const listings = useQueries({
+    queries: listed.map((path) => trpc.files.tree.queryOptions({ workspaceId, path, depth: 1 })),
+    combine: useCallback(
+      (results: { data?: TreeResult; error: unknown }[]) =>
+        new Map<string, FolderListing>(
+          results.map(({ data, error }, i): [string, FolderListing] => [
+            listed[i] ?? ROOT,
+            data
+              ? { status: "ok", ...data }
+              : error
+                ? { status: "error", message: errorMessage(error) }
+                : { status: "pending" },
+          ]),
+        ),
+      [listed],
+    ),
+  });
+  const rows = useMemo(
+    () =>
+      treeRows({
+        listing: (folder) => listings.get(folder) ?? { status: "pending" },
+        isExpanded: (folder) => expanded.has(folder),
+        editing,
+      }),
+    [listings, expanded, editing],
+  );
 
   const expand = (folder: string) => setExpanded((current) => new Set(current).add(folder));
 
@@ -96,6 +134,11 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
     setEditing({ kind, folder });
   }
 
+  useImperativeHandle(ref, () => ({
+    newFile: () => startCreating("new-file", null),
+    newFolder: () => startCreating("new-folder", null),
+  }));
+
   const closeMenu = useCallback(() => setMenu(null), []);
 
   const context: TreeContextValue = {
@@ -116,27 +159,33 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
   };
 
   const menuEntry = menu?.entry ?? null;
+  // A viewer browses: no new files, renames or deletes (the service refuses them anyway).
+  const canEdit = useCanEdit();
   return (
     <TreeContext.Provider value={context}>
       <section className={styles.tree} data-testid="file-tree">
         <header className={styles.header}>
           <span className={styles.heading}>Files</span>
-          <button
-            type="button"
-            className={styles.tool}
-            title="New file"
-            onClick={() => startCreating("new-file", null)}
-          >
-            + file
-          </button>
-          <button
-            type="button"
-            className={styles.tool}
-            title="New folder"
-            onClick={() => startCreating("new-folder", null)}
-          >
-            + folder
-          </button>
+          {canEdit && (
+            <>
+              <button
+                type="button"
+                className={styles.tool}
+                title="New file"
+                onClick={() => startCreating("new-file", null)}
+              >
+                + file
+              </button>
+              <button
+                type="button"
+                className={styles.tool}
+                title="New folder"
+                onClick={() => startCreating("new-folder", null)}
+              >
+                + folder
+              </button>
+            </>
+          )}
           <button
             type="button"
             className={styles.tool}
@@ -146,18 +195,19 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
             ⟳
           </button>
         </header>
-        <div
-          className={styles.entries}
-          role="tree"
-          onContextMenu={(event) => {
-            if (event.target !== event.currentTarget) return;
-            event.preventDefault();
-            setMenu({ x: event.clientX, y: event.clientY, entry: null });
+        <TreeRows
+          rows={rows}
+          onRetry={(folder) => void refresh(folder)}
+          rootProps={{
+            onContextMenu: (event) => {
+              // Rows open their own menu; anywhere else in the tree opens the root's.
+              if (event.defaultPrevented) return;
+              event.preventDefault();
+              setMenu({ x: event.clientX, y: event.clientY, entry: null });
+            },
           }}
-        >
-          <TreeFolder path={ROOT} depth={0} />
-        </div>
-        {menu && (
+        />
+        {menu && canEdit && (
           <TreeMenu
             x={menu.x}
             y={menu.y}

@@ -3,14 +3,14 @@
 import type { Workspace } from "@coder/protocol";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { errorCode, errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { WorkspaceAccessProvider } from "../access/workspace-access";
 import { PresenceList } from "../presence/PresenceList";
 import { usePresence } from "../presence/use-presence";
 import { LogoutButton } from "../session/LogoutButton";
-import { ShareButton } from "../share/ShareDialog";
+import { ShareButton, type ShareDialogHandle } from "../share/ShareDialog";
 import { StatusBadge } from "../workspaces/StatusBadge";
 import { useWorkspaceEvents } from "../workspaces/use-workspace-events";
 import { canStart, isInProgress, problemOf } from "../workspaces/workspace-status";
@@ -24,6 +24,8 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
   const access = useQuery(trpc.workspace.access.queryOptions({ workspaceId })).data;
   useWorkspaceEvents();
   const presence = usePresence(workspaceId);
+  const share = useRef<ShareDialogHandle>(null);
+  const openShare = useCallback(() => share.current?.open(), []);
   const workspace = query.data;
   const running = workspace?.status === "running";
   const owner = access?.role === "owner";
@@ -52,7 +54,7 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
         )}
         <span className={styles.spacer} />
         <PresenceList people={presence.people} />
-        {access?.role === "owner" && <ShareButton workspaceId={workspaceId} />}
+        {access?.role === "owner" && <ShareButton workspaceId={workspaceId} ref={share} />}
         <LogoutButton label={access?.kind === "guest" ? "Leave" : "Log out"} />
       </header>
       {query.isError && <Unavailable error={query.error} />}
@@ -62,7 +64,12 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
       {running && resume.resumed && <ProcessesEnded onDismiss={resume.dismiss} />}
       {shown && access && (
         <WorkspaceAccessProvider access={access}>
-          <IdeLayout workspaceId={workspaceId} running={running} onActiveFile={presence.showFile} />
+          <IdeLayout
+            workspaceId={workspaceId}
+            running={running}
+            onActiveFile={presence.showFile}
+            onShare={openShare}
+          />
         </WorkspaceAccessProvider>
       )}
       {query.isPending && (

@@ -27,8 +27,13 @@ export function useFileChanges(workspaceId: string, editor: EditorController, en
         onData: ({ data }) => {
           if (data.resync) {
             void queryClient.invalidateQueries({ queryKey: trpc.files.tree.pathKey() });
+            void queryClient.invalidateQueries({ queryKey: trpc.files.list.pathKey() });
             editor.resync();
             return;
+          }
+          // Quick open's list changes only when files come or go.
+          if (data.changes.some((change) => change.type !== "change")) {
+            void queryClient.invalidateQueries({ queryKey: trpc.files.list.queryKey({ workspaceId }) });
           }
           for (const path of foldersToRefresh(data.changes)) {
             void queryClient.invalidateQueries({

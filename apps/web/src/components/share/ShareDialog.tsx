@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { type Ref, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { EXPIRY_PRESETS, type ExpiryLabel, linkState } from "./expiry-presets";
@@ -10,21 +10,25 @@ import styles from "./share.module.css";
 /** While the dialog is open, the list refreshes this often (who joined, open connections). */
 const REFRESH_MS = 3000;
 
-/** The owner's Share button and its dialog: make viewer/editor links, copy them, revoke them. */
-export function ShareButton({ workspaceId }: { workspaceId: string }) {
+export interface ShareDialogHandle {
+  open(): void;
+}
+
+/**
+ * The owner's Share button and its dialog: make viewer/editor links, copy them, revoke them. The
+ * command palette opens it through `ref`.
+ */
+export function ShareButton({ workspaceId, ref }: { workspaceId: string; ref?: Ref<ShareDialogHandle> }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  const show = () => {
+    setOpen(true);
+    dialog.current?.showModal();
+  };
+  useImperativeHandle(ref, () => ({ open: show }));
   return (
     <>
-      <button
-        type="button"
-        className="button"
-        data-testid="share-button"
-        onClick={() => {
-          setOpen(true);
-          dialog.current?.showModal();
-        }}
-      >
+      <button type="button" className="button" data-testid="share-button" onClick={show}>
         Share
       </button>
       <dialog

@@ -1,12 +1,28 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { type Ref, useEffect, useImperativeHandle, useState } from "react";
 import { useCanEdit } from "../access/workspace-access";
 import { TerminalView } from "./TerminalView";
 import styles from "./terminal.module.css";
 import { loadTerminalNames, nextTerminalName, saveTerminalNames } from "./terminal-tabs";
 
-export function TerminalPanel({ workspaceId }: { workspaceId: string }) {
+export interface TerminalPanelHandle {
+  /** Opens a new terminal tab. */
+  add(): void;
+}
+
+export function TerminalPanel({
+  workspaceId,
+  maximised,
+  onToggleMaximised,
+  ref,
+}: {
+  workspaceId: string;
+  /** The terminal takes the editor's room too. */
+  maximised: boolean;
+  onToggleMaximised(): void;
+  ref?: Ref<TerminalPanelHandle>;
+}) {
   // Read from localStorage after mount: the server render has no storage.
   const [names, setNames] = useState<string[] | null>(null);
   const [active, setActive] = useState<string | null>(null);
@@ -29,6 +45,8 @@ export function TerminalPanel({ workspaceId }: { workspaceId: string }) {
     const name = nextTerminalName(names);
     update([...names, name], name);
   }
+
+  useImperativeHandle(ref, () => ({ add }));
 
   function close(name: string) {
     if (!names) return;
@@ -81,6 +99,16 @@ export function TerminalPanel({ workspaceId }: { workspaceId: string }) {
             +
           </button>
         )}
+        <button
+          type="button"
+          className={styles.maximise}
+          data-testid="terminal-maximise"
+          aria-pressed={maximised}
+          title={maximised ? "Restore the editor" : "Maximise the terminal"}
+          onClick={onToggleMaximised}
+        >
+          {maximised ? "▾" : "▴"}
+        </button>
       </div>
       <div className={styles.body}>
         {names?.map((name) => (

@@ -6,6 +6,7 @@ import {
   movedPath,
   normalizePath,
   parentOf,
+  resolveLink,
   validEntryName,
 } from "./workspace-path";
 
@@ -47,5 +48,14 @@ describe("workspace paths", () => {
     expect(validEntryName("  ")).toBe("Give it a name.");
     expect(validEntryName("..")).toBe("Give it a name.");
     expect(validEntryName("a/b")).toBe("A name cannot contain “/”.");
+  });
+
+  it("resolves a Markdown link from the file's folder and refuses one that leaves the workspace", () => {
+    expect(resolveLink("docs/guide/README.md", "img/a%20b.png")).toBe("docs/guide/img/a b.png");
+    expect(resolveLink("docs/README.md", "../src/main.ts#L3")).toBe("src/main.ts");
+    expect(resolveLink("docs/README.md", "/logo.svg")).toBe("logo.svg");
+    expect(resolveLink("README.md", "../../etc/passwd")).toBeUndefined();
+    expect(resolveLink("README.md", "https://example.com/x.png")).toBeUndefined();
+    expect(resolveLink("README.md", "#usage")).toBeUndefined();
   });
 });

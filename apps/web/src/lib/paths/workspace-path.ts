@@ -49,3 +49,33 @@ export function validEntryName(name: string): string | null {
   if (trimmed.includes("\0")) return "A name cannot contain a NUL character.";
   return null;
 }
+
+/**
+ * A link's target in a file (a Markdown link or image) as a workspace path: relative to the
+ * file's folder, or to the root when it starts with "/". Undefined for a URL with a scheme, an
+ * anchor alone, or a path that climbs out of the workspace.
+ */
+export function resolveLink(fromFile: string, href: string): string | undefined {
+  const target = href.split(/[?#]/)[0] ?? "";
+  if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")) return undefined;
+  const start = target.startsWith("/")
+    ? []
+    : normalizePath(parentOf(fromFile))
+        .split("/")
+        .filter((p) => p !== ROOT);
+  const parts = [...start];
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    return undefined;
+  }
+  for (const part of decoded.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.length === 0 ? undefined : parts.join("/");
+}

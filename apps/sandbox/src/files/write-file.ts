@@ -1,0 +1,18 @@
+import { type WriteResult, writeResult } from "@coder/protocol";
+import type { DaemonConnection } from "../daemon/daemon-connection";
+
+export interface FileWrite {
+  path: string;
+  content: string;
+  /** The write is refused (CONFLICT) when the file is no longer this version. */
+  expectedVersion?: string;
+}
+
+/**
+ * The one way the service writes a file for a person: an editor save and a replace across files
+ * both come through here (atomic, version-checked), so the watcher, snapshots and whatever follows
+ * writes see them alike.
+ */
+export async function writeWorkspaceFile(daemon: DaemonConnection, write: FileWrite): Promise<WriteResult> {
+  return writeResult.parse(await daemon.request("fs.write", write));
+}
