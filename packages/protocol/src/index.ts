@@ -5,6 +5,7 @@ export * from "./access-close";
 export * from "./container-layout";
 export * from "./daemon";
 export * from "./files";
+export * from "./import";
 export * from "./lsp";
 export * from "./session";
 export * from "./terminal";

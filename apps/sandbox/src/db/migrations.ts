@@ -165,6 +165,11 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0005_workspace_import": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("workspaces").addColumn("import_record", "text").execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

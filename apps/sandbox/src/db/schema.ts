@@ -27,6 +27,8 @@ export interface WorkspaceTable {
   created_at: string;
   /** Set when the service itself asked for the workspace to be stopped (so a restart leaves it stopped). */
   desired_state: "running" | "stopped";
+  /** JSON of how its files came in (migration 0005_workspace_import; see imports/import-record.ts), or null. */
+  import_record: string | null;
 }
 
 /** An agent session (migration 0002_agent, like the tables below). */

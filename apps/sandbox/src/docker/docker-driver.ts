@@ -6,6 +6,7 @@ import type {
   ContainerState,
   DriverEvent,
   TtyProcess,
+  VolumeJobSpec,
   WorkspaceDriver,
   WorkspaceSpec,
 } from "../workspaces/driver";
@@ -30,6 +31,7 @@ import {
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
+import { startVolumeJob, volumeJobSpec } from "./volume-job";
 
 /** Who exec'd processes run as, and so who may signal them. */
 const EXEC_USER = containerLayout.user.name;
@@ -275,6 +277,11 @@ export class DockerDriver implements WorkspaceDriver {
     };
     await resize(size.cols, size.rows);
     return { stream, resize, close };
+  }
+
+  async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
+    if (spec.network === "egress") await this.egress.ensure();
+    return startVolumeJob(this.docker, volumeJobSpec(id, spec, this.opts));
   }
 
   /** A closer whose work `settle()` waits for while it runs. */

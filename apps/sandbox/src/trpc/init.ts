@@ -6,6 +6,8 @@ import { AgentError } from "../agent/errors";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
+import { ImportError } from "../imports/import-error";
+import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
 
@@ -13,6 +15,8 @@ export interface Context {
   /** Who is calling: null without a valid session cookie. */
   principal: Principal | null;
   workspaces: WorkspaceService;
+  /** Fills workspaces from repositories and uploads. */
+  imports: WorkspaceImporter;
   agent: AgentService;
   shares: ShareLinks;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
@@ -94,6 +98,10 @@ const mapErrors = t.middleware(async ({ next }) => {
       bad_request: "BAD_REQUEST",
     } as const;
     throw new TRPCError({ code: code[cause.kind], message: cause.message, cause });
+  }
+  if (cause instanceof ImportError) {
+    const code = cause.kind === "refused" ? "BAD_REQUEST" : "UNPROCESSABLE_CONTENT";
+    throw new TRPCError({ code, message: cause.message, cause });
   }
   if (cause instanceof DaemonUnavailableError) {
     throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });

@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import type {
   CreateWorkspaceInput,
   FileChange,
+  ImportOrigin,
+  ImportProgress,
+  UnpackReport,
   Workspace,
   WorkspaceEvent,
   WorkspaceStatus,
@@ -11,6 +14,9 @@ import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connectio
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import { Feed } from "../events/feed";
+import { ImportError } from "../imports/import-error";
+import { type ImportRecord, readImportRecord } from "../imports/import-record";
+import type { PreparedSource, WorkspaceImporter } from "../imports/workspace-importer";
 import type { ContainerState, WorkspaceDriver } from "./driver";
 
 const toolProgressNotification = z.object({
@@ -20,7 +26,7 @@ const toolProgressNotification = z.object({
 
 export class WorkspaceError extends Error {
   constructor(
-    readonly kind: "not_found" | "not_running" | "busy",
+    readonly kind: "not_found" | "not_running" | "busy" | "precondition",
     message: string,
   ) {
     super(message);
@@ -32,7 +38,12 @@ export interface FileChangeBatch {
   changes: FileChange[];
 }
 
-type Transient = { status: WorkspaceStatus; detail?: string };
+type Transient = { status: WorkspaceStatus; detail?: string; progress?: ImportProgress };
+
+/** How often, at most, an import's progress is published while its phase stays the same. */
+const PROGRESS_INTERVAL_MS = 250;
+
+const INTERRUPTED = "the import was interrupted when the service stopped; retry it or delete the workspace";
 
 function newWorkspaceId(): string {
   // 20 base-36 characters ≈ 103 bits: unguessable enough to appear in URLs.
@@ -52,6 +63,7 @@ export class WorkspaceService {
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
   private readonly toolProgress = new Map<string, (update: Record<string, unknown>) => void>();
   private readonly stopWatching = new AbortController();
+  private readonly progressPublished = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -60,6 +72,7 @@ export class WorkspaceService {
     private readonly log: (line: string) => void,
     /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
     private readonly daemonOptions: DaemonOptions,
+    private readonly importer: WorkspaceImporter,
   ) {}
 
   /** Finds the workspaces of an earlier run again and follows engine events from now on. */
@@ -106,9 +119,14 @@ export class WorkspaceService {
 
   private toWorkspace(row: WorkspaceTable, state: ContainerState): Workspace {
     const t = this.transient.get(row.id);
-    const status: WorkspaceStatus = t?.status ?? (state === "running" ? "running" : state);
+    const record = readImportRecord(row.import_record);
+    // Without a transient state, an import still "running" is one a stopped service left behind.
+    const importFailed = !t && (record?.state === "failed" || record?.state === "running");
+    const status: WorkspaceStatus =
+      t?.status ?? (importFailed ? "error" : state === "running" ? "running" : state);
     const detail =
       t?.detail ??
+      (importFailed ? (record?.detail ?? INTERRUPTED) : undefined) ??
       (status === "missing" ? "the container is gone; delete this workspace or recreate it" : undefined);
     return {
       id: row.id,
@@ -118,6 +136,16 @@ export class WorkspaceService {
       image: row.image,
       createdAt: row.created_at,
       ...(detail ? { detail } : {}),
+      ...(record
+        ? {
+            import: {
+              origin: record.origin,
+              state: importFailed ? "failed" : record.state,
+              ...(t?.progress ? { progress: t.progress } : {}),
+              ...(record.report ? { report: record.report } : {}),
+            },
+          }
+        : {}),
     };
   }
 
@@ -155,8 +183,14 @@ export class WorkspaceService {
     return this.publishUpsert(id);
   }
 
-  /** Records the workspace and returns at once; the container comes up in the background. */
-  async create(input: CreateWorkspaceInput): Promise<Workspace> {
+  /**
+   * Records the workspace and returns at once; the container comes up in the background, its
+   * volume filled from `fill` (a source the importer prepared) before it starts.
+   */
+  async create(
+    input: Omit<CreateWorkspaceInput, "source">,
+    fill?: { prepared: PreparedSource; origin: ImportOrigin },
+  ): Promise<Workspace> {
     const id = newWorkspaceId();
     await this.db
       .insertInto("workspaces")
@@ -167,11 +201,20 @@ export class WorkspaceService {
         image: this.image,
         created_at: new Date().toISOString(),
         desired_state: "running",
+        import_record: fill
+          ? JSON.stringify({ origin: fill.origin, state: "running" } satisfies ImportRecord)
+          : null,
       })
       .execute();
     const workspace = await this.setTransient(id, { status: "creating" });
     void this.bringUp(id, async () => {
-      await this.driver.create({ id, image: this.image, egress: input.egress });
+      try {
+        await this.driver.create({ id, image: this.image, egress: input.egress });
+      } catch (err) {
+        if (fill) await this.importer.release(fill.prepared);
+        throw err;
+      }
+      if (fill) await this.fillVolume(id, fill.prepared, false);
       await this.driver.start(id);
     });
     if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
@@ -192,9 +235,102 @@ export class WorkspaceService {
     }
   }
 
-  async start(id: string): Promise<Workspace> {
-    await this.row(id);
+  /**
+   * Fills the volume of workspace `id` from a prepared source and records the outcome in its row.
+   * Its container and volume must exist (running or not): a separate step, so a workspace taken
+   * from elsewhere (a pool) is filled the same way. `clean` empties the volume first.
+   */
+  async fillVolume(id: string, prepared: PreparedSource, clean: boolean): Promise<void> {
+    const row = await this.row(id);
+    const record = readImportRecord(row.import_record);
+    if (!record) throw new WorkspaceError("precondition", "this workspace was not made to be filled");
+    const save = (next: ImportRecord) =>
+      this.db
+        .updateTable("workspaces")
+        .set({ import_record: JSON.stringify(next) })
+        .where("id", "=", id)
+        .execute();
+    let report: UnpackReport | undefined;
+    try {
+      report = await this.importer.fill(id, row.image, prepared, {
+        clean,
+        onProgress: (progress) => this.reportProgress(id, progress),
+      });
+    } catch (err) {
+      const detail =
+        err instanceof ImportError ? err.message : `the import failed: ${(err as Error).message}`;
+      await save({ origin: record.origin, state: "failed", detail });
+      throw new ImportError(detail);
+    }
+    await save({ origin: record.origin, state: "done", ...(report ? { report } : {}) });
+  }
+
+  /** Runs a failed git import again into an emptied volume; a private repository needs its token again. */
+  async retryImport(id: string, token: string | undefined): Promise<Workspace> {
+    const workspace = await this.get(id);
+    const origin = workspace.import?.origin;
+    if (workspace.import?.state !== "failed" || !origin)
+      throw new WorkspaceError("precondition", "only a failed import can be retried");
+    if (origin.type !== "git")
+      throw new WorkspaceError(
+        "precondition",
+        "an upload cannot be retried: delete this workspace and upload the archive again",
+      );
+    if (origin.private && !token)
+      throw new WorkspaceError(
+        "precondition",
+        "this repository was cloned with a token: give the token again",
+      );
     this.assertIdle(id);
+    const { url, ref, depth, submodules } = origin;
+    const prepared: PreparedSource = {
+      type: "git",
+      source: { type: "git", url, ref, depth, submodules, ...(token ? { token } : {}) },
+    };
+    await this.db
+      .updateTable("workspaces")
+      .set({ import_record: JSON.stringify({ origin, state: "running" } satisfies ImportRecord) })
+      .where("id", "=", id)
+      .execute();
+    const creating = await this.setTransient(id, { status: "creating" });
+    void this.bringUp(id, async () => {
+      await this.fillVolume(id, prepared, true);
+      await this.driver.start(id);
+    });
+    return creating ?? this.get(id);
+  }
+
+  /** Unpacks the caller's upload into a folder of a running workspace (files dropped on the tree). */
+  async unpackUpload(
+    id: string,
+    upload: { uploadId: string; owner: string; into: string },
+  ): Promise<UnpackReport> {
+    const row = await this.row(id);
+    await this.runningDaemon(id);
+    return this.importer.unpackUpload(id, row.image, upload);
+  }
+
+  /** Puts an import's progress on the workspace; published at most every 250 ms within a phase. */
+  private reportProgress(id: string, progress: ImportProgress): void {
+    const t = this.transient.get(id);
+    if (t?.status !== "creating") return;
+    this.transient.set(id, { ...t, progress });
+    const now = Date.now();
+    const samePhase = t.progress?.phase === progress.phase;
+    if (samePhase && now - (this.progressPublished.get(id) ?? 0) < PROGRESS_INTERVAL_MS) return;
+    this.progressPublished.set(id, now);
+    this.publishUpsert(id).catch((err) => this.log(`workspace ${id}: ${(err as Error).message}`));
+  }
+
+  async start(id: string): Promise<Workspace> {
+    const row = await this.row(id);
+    this.assertIdle(id);
+    const record = readImportRecord(row.import_record);
+    if (record && record.state !== "done")
+      throw new WorkspaceError(
+        "precondition",
+        "its import did not finish: retry the import or delete the workspace",
+      );
     await this.db.updateTable("workspaces").set({ desired_state: "running" }).where("id", "=", id).execute();
     const workspace = await this.setTransient(id, { status: "starting" });
     void this.bringUp(id, () => this.driver.start(id));
@@ -219,6 +355,8 @@ export class WorkspaceService {
   async remove(id: string): Promise<void> {
     await this.row(id);
     this.transient.set(id, { status: "stopping" });
+    // A clone or unpack still writing holds the volume: end it first.
+    await this.importer.cancel(id);
     this.daemons.get(id)?.close();
     this.daemons.delete(id);
     try {
@@ -229,6 +367,7 @@ export class WorkspaceService {
     }
     await this.db.deleteFrom("workspaces").where("id", "=", id).execute();
     this.transient.delete(id);
+    this.progressPublished.delete(id);
     this.fileFeeds.delete(id);
     this.events.publish({ type: "deleted", workspaceId: id });
   }

@@ -22,6 +22,7 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
     state: unsupported,
     list: unsupported,
     execTty: unsupported,
+    volumeJob: unsupported,
     settle: async () => {
       await Promise.all(closing);
     },

@@ -6,6 +6,7 @@ import {
   readInput,
   renameInput,
   treeInput,
+  unpackInput,
   writeInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
@@ -50,6 +51,16 @@ export const filesRouter = router({
       const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
       return daemon.request("fs.delete", { path: input.path });
     }),
+  /** Unpacks the caller's upload into a folder (files dropped on the tree), inside a job container. */
+  unpack: workspaceProcedure("editor")
+    .input(unpackInput)
+    .mutation(({ ctx, input }) =>
+      ctx.workspaces.unpackUpload(input.workspaceId, {
+        uploadId: input.uploadId,
+        owner: ctx.principal.sessionId,
+        into: input.path,
+      }),
+    ),
   /**
    * Batches of file changes under the workspace. `{resync: true}` means changes may have been
    * missed (the client reloads what it shows).
