@@ -8,6 +8,7 @@ export * from "./files";
 export * from "./import";
 export * from "./lsp";
 export * from "./session";
+export * from "./tar";
 export * from "./terminal";
 export * from "./tools";
 export * from "./wire";

@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { type ImportProgress, type UnpackReport, unpackReport } from "@coder/protocol";
 import type { WorkspaceDriver } from "../workspaces/driver";
 import { ImportError } from "./import-error";
@@ -31,13 +31,19 @@ export async function unpackInto(
   },
 ): Promise<UnpackReport> {
   let sent = 0;
-  let lastPercent = -1;
-  archive.stream.on("data", (chunk: Buffer) => {
-    sent += chunk.length;
-    const percent = archive.size > 0 ? Math.min(100, Math.floor((sent / archive.size) * 100)) : null;
-    if (percent !== lastPercent) options.onProgress({ phase: "unpacking", percent });
-    lastPercent = percent ?? -1;
+  let lastPercent: number | null = -1;
+  // Counted on the way through (a "data" listener would start the flow before the job reads it).
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.length;
+      const percent = archive.size > 0 ? Math.min(100, Math.floor((sent / archive.size) * 100)) : null;
+      if (percent !== lastPercent) options.onProgress({ phase: "unpacking", percent });
+      lastPercent = percent;
+      done(null, chunk);
+    },
   });
+  archive.stream.on("error", (err) => counted.destroy(err));
+  archive.stream.pipe(counted);
   let message = "";
   const { code, stdout } = await runJob(
     driver,
@@ -57,7 +63,7 @@ export async function unpackInto(
       ],
     },
     {
-      stdin: archive.stream,
+      stdin: counted,
       onStderr: (chunk) => {
         if (message.length < MESSAGE_LIMIT)
           message += chunk.toString("utf8", 0, MESSAGE_LIMIT - message.length);
