@@ -141,7 +141,10 @@ class Unpacker:
         fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=parent)
         try:
             write(fd)
-            os.fchmod(fd, 0o755 if mode & 0o111 else 0o644)
+            # The permission bits as archived (never setuid, setgid or sticky); none at all (a zip
+            # made on Windows) means an ordinary file, and the owner can always read it.
+            perms = mode & 0o777 or 0o644
+            os.fchmod(fd, perms | 0o400)
         finally:
             os.close(fd)
         self.report.files += 1

@@ -231,7 +231,8 @@ export class WorkspaceService {
     } catch (err) {
       const message = (err as Error).message;
       this.log(`workspace ${id}: ${message}`);
-      await this.setTransient(id, { status: "error", detail: message });
+      // A service closing under a long import has no database left to publish from.
+      await this.setTransient(id, { status: "error", detail: message }).catch(() => undefined);
     }
   }
 
