@@ -56,6 +56,8 @@ export interface StackOptions {
    * agent has no model, as on a fresh install.
    */
   agentEnv?: Record<string, string | undefined>;
+  /** More of the service's configuration (`CODER_EGRESS_ALLOW`, ...). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -93,6 +95,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       CODER_INSTANCE: instance,
       CODER_WEB_UPSTREAM: upstream,
       CODER_MEMORY_MB: "1024",
+      ...options.env,
     }),
     () => undefined,
     { agentEnv: options.agentEnv ?? {} },

@@ -49,7 +49,7 @@ function ustarHeader(
   linkname: string,
   size: number,
   type: string,
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const header = new Uint8Array(TAR_BLOCK);
   header.set(encoder.encode(name).subarray(0, 100), 0);
   octal(header, 100, 8, entry.mode ?? (entry.type === "dir" ? 0o755 : 0o644));
@@ -82,7 +82,7 @@ function fits(text: string): boolean {
 }
 
 /** The header block(s) of one entry; its content (padded by `tarPadding`) follows them. */
-export function tarHeader(entry: TarEntry): Uint8Array {
+export function tarHeader(entry: TarEntry): Uint8Array<ArrayBuffer> {
   const size = entry.type === "file" ? (entry.size ?? 0) : 0;
   const linkname = entry.linkname ?? "";
   const records = [
@@ -102,11 +102,11 @@ export function tarHeader(entry: TarEntry): Uint8Array {
 }
 
 /** Zeros from the end of `size` bytes of content to the next block boundary. */
-export function tarPadding(size: number): Uint8Array {
+export function tarPadding(size: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array((TAR_BLOCK - (size % TAR_BLOCK)) % TAR_BLOCK);
 }
 
 /** Two zero blocks end an archive. */
-export function tarEnd(): Uint8Array {
+export function tarEnd(): Uint8Array<ArrayBuffer> {
   return new Uint8Array(2 * TAR_BLOCK);
 }

@@ -7,6 +7,7 @@ import http from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
+import { Transform } from "node:stream";
 
 export interface GitServer {
   /** `http://<host address>:<port>`; repositories under it: /public.git, /private.git, ... */
@@ -77,8 +78,17 @@ export function makeRepository(
   }
 }
 
-/** Answers one request by running git http-backend as a CGI program. */
-function serveGit(root: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+/** Passes bytes on at about 512 KB/s, so a clone lasts long enough to watch its progress. */
+function throttled(): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      setTimeout(() => done(null, chunk), Math.ceil(chunk.length / 512));
+    },
+  });
+}
+
+/** Answers one request by running git http-backend as a CGI program; `slow` throttles the answer. */
+function serveGit(root: string, req: http.IncomingMessage, res: http.ServerResponse, slow: boolean): void {
   const url = new URL(req.url ?? "/", "http://x");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -97,9 +107,10 @@ function serveGit(root: string, req: http.IncomingMessage, res: http.ServerRespo
     stdio: ["pipe", "pipe", "ignore"],
   });
   req.pipe(backend.stdin);
+  const output = slow ? backend.stdout.pipe(throttled()) : backend.stdout;
   let head = Buffer.alloc(0);
   let headersDone = false;
-  backend.stdout.on("data", (chunk: Buffer) => {
+  output.on("data", (chunk: Buffer) => {
     if (headersDone) {
       res.write(chunk);
       return;
@@ -119,14 +130,14 @@ function serveGit(root: string, req: http.IncomingMessage, res: http.ServerRespo
     res.writeHead(status);
     res.write(head.subarray(end + 4));
   });
-  backend.stdout.on("end", () => res.end());
+  output.on("end", () => res.end());
   backend.on("error", () => res.destroy());
 }
 
 /**
  * Starts the server with `public` and `private` repositories (see makeRepository) plus any made
  * by `setup(root)`. /private.git wants the token as the password of a Basic login; /redirect/<x>
- * answers 302 to /<x>.
+ * answers 302 to /<x>; /slow/<x> serves /<x> at about 512 KB/s.
  */
 export async function startGitServer(setup: (root: string) => void = () => undefined): Promise<GitServer> {
   const root = mkdtempSync(path.join(tmpdir(), "coder-git-server-"));
@@ -136,6 +147,8 @@ export async function startGitServer(setup: (root: string) => void = () => undef
   const token = `tok-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const address = hostAddress();
   const server = http.createServer((req, res) => {
+    const slow = (req.url ?? "").startsWith("/slow/");
+    if (slow) req.url = (req.url ?? "/").slice("/slow".length);
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname.startsWith("/redirect/")) {
       res.writeHead(302, { location: url.pathname.slice("/redirect".length) + url.search }).end();
@@ -149,7 +162,7 @@ export async function startGitServer(setup: (root: string) => void = () => undef
         return;
       }
     }
-    serveGit(root, req, res);
+    serveGit(root, req, res, slow);
   });
   await new Promise<void>((resolve) => server.listen(0, address, resolve));
   const port = (server.address() as { port: number }).port;

@@ -12,6 +12,7 @@ import styles from "./file-tree.module.css";
 import { TreeFolder } from "./TreeFolder";
 import { TreeMenu } from "./TreeMenu";
 import { TreeContext, type TreeContextValue, type TreeEditing } from "./tree-context";
+import { useFileDrop } from "./use-file-drop";
 
 export interface FileTreeProps {
   workspaceId: string;
@@ -31,6 +32,7 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [editing, setEditing] = useState<TreeEditing | null>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; entry: FileEntry | null } | null>(null);
+  const drop = useFileDrop(workspaceId);
 
   const listingKey = useCallback(
     (folder: string) => trpc.files.tree.queryKey({ workspaceId, path: folder, depth: 1 }),
@@ -118,7 +120,13 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
   const menuEntry = menu?.entry ?? null;
   return (
     <TreeContext.Provider value={context}>
-      <section className={styles.tree} data-testid="file-tree">
+      <section
+        className={styles.tree}
+        data-testid="file-tree"
+        data-dropping={drop.dropping || undefined}
+        data-uploading={drop.busy || undefined}
+        {...drop.handlers}
+      >
         <header className={styles.header}>
           <span className={styles.heading}>Files</span>
           <button

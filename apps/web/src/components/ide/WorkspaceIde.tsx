@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { errorCode, errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { LogoutButton } from "../session/LogoutButton";
+import { ImportProgressBar } from "../workspaces/ImportProgressBar";
 import { StatusBadge } from "../workspaces/StatusBadge";
 import { useWorkspaceEvents } from "../workspaces/use-workspace-events";
 import { canStart, isInProgress, problemOf } from "../workspaces/workspace-status";
@@ -36,6 +37,15 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
         <span className={styles.name}>{workspace?.name ?? "…"}</span>
         {workspace && <StatusBadge workspace={workspace} />}
         <span className={styles.spacer} />
+        {/* A download, not a page: the service refuses viewers (403) and the browser keeps the page. */}
+        <a
+          className="button"
+          href={`/api/workspaces/${workspaceId}/archive`}
+          download
+          data-testid="workspace-download"
+        >
+          Download
+        </a>
         <LogoutButton />
       </header>
       {query.isError && <Unavailable error={query.error} />}
@@ -76,7 +86,8 @@ function NotRunning({ workspace, withIde }: { workspace: Workspace; withIde: boo
       {busy && <span className="spinner" />}
       <span>{text}</span>
       {problem && <span className={styles.detail}>{problem}</span>}
-      {canStart(workspace.status) && (
+      {workspace.import?.state === "running" && <ImportProgressBar progress={workspace.import.progress} />}
+      {canStart(workspace.status) && workspace.import?.state !== "failed" && (
         <button
           type="button"
           className="button primary"

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTRPC } from "../../lib/trpc/client";
+import { ImportStatus } from "./ImportStatus";
 import { StatusBadge } from "./StatusBadge";
 import { applyWorkspaceEvent } from "./workspace-events";
 import { canStart, canStop, isInProgress, problemOf } from "./workspace-status";
@@ -60,6 +61,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
           {new Date(workspace.createdAt).toLocaleString()}
         </span>
         {problem && <span className={styles.detail}>{problem}</span>}
+        <ImportStatus workspace={workspace} />
       </div>
       <StatusBadge workspace={workspace} />
       <div className={styles.actions}>
@@ -76,7 +78,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
           type="button"
           className="button"
           data-testid="workspace-start"
-          disabled={busy || !canStart(workspace.status)}
+          disabled={busy || !canStart(workspace.status) || workspace.import?.state === "failed"}
           onClick={() => start.mutate(ref)}
         >
           {start.isPending && <span className="spinner" />}
