@@ -14,6 +14,7 @@ const modules = [
   "packages/tools/bench/edit.bench.ts",
   "apps/sandbox/bench/lsp.bench.ts",
   "apps/sandbox/bench/agent.bench.ts",
+  "apps/sandbox/bench/import.bench.ts",
 ];
 const only = process.argv.slice(2);
 

@@ -15,6 +15,9 @@ import {
 import { demuxWithBackpressure } from "./demux";
 import { egressHostConfig } from "./egress/names";
 
+/** Bytes of a job's output held for a reader that has not taken them yet (per stream). */
+const OUTPUT_BUFFER = 1 << 20;
+
 /**
  * Marks a job container with its workspace. Not LABEL_WORKSPACE: the driver takes every container
  * with that label for the workspace itself (list, events).
@@ -86,8 +89,10 @@ export async function startVolumeJob(
       stdout: true,
       stderr: true,
     })) as unknown as Duplex;
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
+    // Room for a few of the engine's reads: a small buffer would pause the engine's stream after
+    // every chunk of a large output (an export) and halve its speed.
+    const stdout = new PassThrough({ highWaterMark: OUTPUT_BUFFER });
+    const stderr = new PassThrough({ highWaterMark: OUTPUT_BUFFER });
     demuxWithBackpressure(stream, stdout, stderr);
     // Asked before the start, so a quick exit is not missed; "next-exit", or a container that has
     // not started yet counts as exited (code 0).

@@ -17,8 +17,8 @@ const TOKEN_USER = "x-access-token";
  * in the container's configuration, and the credential helper (CREDENTIAL_HELPER) hands it out
  * only for the repository's own host, so a submodule elsewhere cannot collect it. The rest of
  * stdin stays open while the service waits; its end stops the clone. A watchdog measures the
- * workspace five times a second and stops a repository past the limit with exit code 90 (the
- * workspace's disk quota is the hard bound meanwhile).
+ * workspace every second (du costs little at that pace) and stops a repository past the limit with
+ * exit code 90; the workspace's disk quota is the hard bound meanwhile.
  */
 const CLONE_JOB = `set -u
 limit_kb=$1; host=$2; clean=$3; shift 3
@@ -35,7 +35,7 @@ over=0
 while kill -0 "$pid" 2>/dev/null; do
   used=$(du -sk ${containerLayout.workspace} 2>/dev/null | cut -f1)
   if [ "\${used:-0}" -gt "$limit_kb" ]; then over=1; kill -TERM "$pid"; break; fi
-  sleep 0.2
+  sleep 1
 done
 wait "$pid"; code=$?
 used=$(du -sk ${containerLayout.workspace} 2>/dev/null | cut -f1)

@@ -2,7 +2,7 @@
 // listening on one of the host's own addresses so that egress workspaces and clone jobs reach it
 // once CODER_EGRESS_ALLOW opens that address and port. No test traffic leaves the machine.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -64,7 +64,10 @@ export function makeRepository(
     git(work, "commit", "--quiet", "-m", "first");
     git(work, "tag", "v1");
     writeFileSync(path.join(work, "README.md"), "second\n");
-    for (const [file, content] of Object.entries(files)) writeFileSync(path.join(work, file), content);
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+      writeFileSync(path.join(work, file), content);
+    }
     git(work, "add", "-A");
     git(work, "commit", "--quiet", "-m", "second");
     git(work, "checkout", "--quiet", "-b", "feature");

@@ -57,17 +57,15 @@ function RetryImport({ workspaceId, needsToken }: { workspaceId: string; needsTo
   }
   return (
     <form className={styles.retry} onSubmit={submit}>
-      {needsToken && (
-        <input
-          type="password"
-          data-testid="import-retry-token"
-          placeholder="the repository's token"
-          aria-label="Access token"
-          autoComplete="off"
-          value={token}
-          onChange={(event) => setToken(event.target.value)}
-        />
-      )}
+      <input
+        type="password"
+        data-testid="import-retry-token"
+        placeholder={needsToken ? "the repository's token" : "token, if it is private"}
+        aria-label="Access token"
+        autoComplete="off"
+        value={token}
+        onChange={(event) => setToken(event.target.value)}
+      />
       <button
         type="submit"
         className="button"

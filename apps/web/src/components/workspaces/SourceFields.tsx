@@ -56,7 +56,8 @@ export function SourceFields({
       {draft.kind === "git" && (
         <div className={styles.fields}>
           <input
-            type="url"
+            type="text"
+            inputMode="url"
             data-testid="git-url"
             placeholder="https://host/owner/repository.git"
             aria-label="Repository URL"
