@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ImportProgress, Workspace } from "@coder/protocol";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runningJobConfigs } from "../docker/testing/engine-probes";
 import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { type GitServer, makeRepository, startGitServer } from "./testing/git-server";
 
@@ -122,14 +123,30 @@ describe("a workspace created from a git URL", () => {
     await waitForStatus(t.api, id, "running");
     expect((await execIn(t.instance, id, ["cat", "secret.txt"])).out).toBe("private content\n");
 
-    const direct = await create("private-direct", { url: `${server.url}/private.git`, token: server.token });
+    // The clone job's configuration, read from the engine while it runs (a slow clone of the same repository).
+    const jobs = new Set<string>();
+    const watching = new AbortController();
+    const watch = (async () => {
+      while (!watching.signal.aborted) {
+        for (const config of await runningJobConfigs(t.instance)) jobs.add(config);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const direct = await create("private-direct", {
+      url: `${server.url}/slow/private.git`,
+      token: server.token,
+    });
     await waitForStatus(t.api, direct.id, "running");
+    watching.abort();
+    await watch;
+    expect(jobs.size).toBeGreaterThan(0);
+    for (const config of jobs.values()) expect(config).not.toContain(server.token);
 
     for (const workspace of [id, direct.id]) {
       const found = await execIn(t.instance, workspace, ["grep", "-rl", "--", server.token, "/workspace"]);
       expect(found.out, "the token is in the workspace").toBe("");
       const config = await execIn(t.instance, workspace, ["cat", ".git/config"]);
-      expect(config.out).toContain(`url = ${server.url}/private.git`);
+      expect(config.out).toMatch(new RegExp(`url = ${server.url}(/slow)?/private.git`));
     }
     for (const file of readdirSync(t.dataDir)) {
       if (!/\.(db|sqlite)/.test(file)) continue;

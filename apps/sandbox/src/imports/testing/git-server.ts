@@ -2,6 +2,7 @@
 // listening on one of the host's own addresses so that egress workspaces and clone jobs reach it
 // once CODER_EGRESS_ALLOW opens that address and port. No test traffic leaves the machine.
 import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
@@ -145,7 +146,8 @@ function serveGit(root: string, req: http.IncomingMessage, res: http.ServerRespo
 export async function startGitServer(setup: (root: string) => void = () => undefined): Promise<GitServer> {
   const root = mkdtempSync(path.join(tmpdir(), "coder-git-server-"));
   makeRepository(root, "public");
-  makeRepository(root, "private", { "secret.txt": "private content\n" });
+  // Big enough that a slow clone of it lasts a few seconds.
+  makeRepository(root, "private", { "secret.txt": "private content\n", "noise.bin": randomBytes(1 << 20) });
   setup(root);
   const token = `tok-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const address = hostAddress();
