@@ -8,7 +8,7 @@ import type { WorkspaceSource } from "@coder/protocol";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
 import { makeRepository, startGitServer } from "../src/imports/testing/git-server";
-import { startTestService, type TestService, waitForStatus } from "../src/testing/harness";
+import { startTestService, waitForStatus } from "../src/testing/harness";
 
 const FILES = 5000;
 const FILE_BYTES = 10_000;
