@@ -27,7 +27,7 @@ export class UploadTooLargeError extends Error {
 
 export class TooManyUploadsError extends Error {
   constructor() {
-    super(`at most ${MAX_PENDING} uploads may wait at once: use or let the earlier ones expire`);
+    super("too many uploads are waiting to be unpacked; try again in a few minutes");
     this.name = "TooManyUploadsError";
   }
 }
@@ -36,6 +36,8 @@ export class TooManyUploadsError extends Error {
 const EXPIRY_MS = 30 * 60_000;
 /** Per principal, received or still arriving: what one guest can park on the host's disk. */
 const MAX_PENDING = 4;
+/** For everyone together (each guest of a link has a session of their own). */
+const MAX_PENDING_TOTAL = 16;
 
 /**
  * Uploads streamed to `<data dir>/uploads`, each capped at `maxBytes` while it arrives, owned by
@@ -67,7 +69,12 @@ export class UploadStore {
   /** Streams `body` to disk; rejects (and keeps nothing) past the cap or past the pending limit. */
   async receive(body: Readable, owner: string, name: string): Promise<Upload> {
     const pending = [...this.uploads.values()].filter((u) => u.owner === owner).length;
-    if (pending + (this.arriving.get(owner) ?? 0) >= MAX_PENDING) throw new TooManyUploadsError();
+    const arrivingTotal = [...this.arriving.values()].reduce((sum, n) => sum + n, 0);
+    if (
+      pending + (this.arriving.get(owner) ?? 0) >= MAX_PENDING ||
+      this.uploads.size + arrivingTotal >= MAX_PENDING_TOTAL
+    )
+      throw new TooManyUploadsError();
     this.arriving.set(owner, (this.arriving.get(owner) ?? 0) + 1);
     const id = randomId();
     const file = path.join(this.dir, id);
