@@ -26,8 +26,9 @@ export const LABEL_JOB = "dev.coder.job";
 
 /**
  * The create options of a job beside workspace `id`: the workspace's hardening and limits, its
- * workspace volume only (read-only when the job only reads) (never the state volume, never a host path), no restart, no log kept by
- * the engine, stdin open once so the job reads what the service sends and then sees EOF.
+ * workspace volume only (read-only when the job only reads; never the state volume, never a host
+ * path), no restart, no log kept by the engine, removed by the engine when it ends, stdin open
+ * once so the job reads what the service sends and then sees EOF.
  */
 export function volumeJobSpec(
   id: string,
@@ -62,6 +63,8 @@ export function volumeJobSpec(
         },
       ],
       LogConfig: { Type: "none", Config: {} },
+      // Gone once it ends, also when the service that started it is gone (removed here otherwise).
+      AutoRemove: true,
     },
   };
 }
