@@ -120,7 +120,8 @@ describe("a workspace created from a git URL", () => {
     expect(failed.import?.state).toBe("failed");
 
     await t.api.workspace.retryImport.mutate({ workspaceId: id, token: server.token });
-    await waitForStatus(t.api, id, "running");
+    const retried = await waitForStatus(t.api, id, "running");
+    expect(retried.import?.origin).toMatchObject({ type: "git", private: true });
     expect((await execIn(t.instance, id, ["cat", "secret.txt"])).out).toBe("private content\n");
 
     // The clone job's configuration, read from the engine while it runs (a slow clone of the same repository).

@@ -288,9 +288,11 @@ export class WorkspaceService {
       type: "git",
       source: { type: "git", url, ref, depth, submodules, ...(token ? { token } : {}) },
     };
+    // A token given now makes the next retry ask for it too.
+    const retried = { ...origin, private: origin.private || token !== undefined };
     await this.db
       .updateTable("workspaces")
-      .set({ import_record: JSON.stringify({ origin, state: "running" } satisfies ImportRecord) })
+      .set({ import_record: JSON.stringify({ origin: retried, state: "running" } satisfies ImportRecord) })
       .where("id", "=", id)
       .execute();
     const creating = await this.setTransient(id, { status: "creating" });
