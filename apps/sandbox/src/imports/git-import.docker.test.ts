@@ -55,6 +55,23 @@ function makeHookRepository(root: string): void {
   run(["symbolic-ref", "HEAD", "refs/heads/main"]);
 }
 
+/**
+ * A repository whose submodule points at a local path that exists where it is cloned (/workspace,
+ * the clone itself): followed, that would be a local clone.
+ */
+function makeLocalSubmoduleRepository(root: string): void {
+  const work = path.join(root, "withsub-work");
+  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+  const run = (...args: string[]) => execFileSync("git", args, { cwd: work, env });
+  execFileSync("git", ["init", "--quiet", "--initial-branch=main", work], { env });
+  const submodule = path.join(root, "public.git");
+  run("-c", "protocol.file.allow=always", "submodule", "--quiet", "add", submodule, "sub");
+  run("config", "-f", ".gitmodules", "submodule.sub.url", "/workspace");
+  run("add", ".gitmodules");
+  run("-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "submodule");
+  execFileSync("git", ["clone", "--quiet", "--bare", work, path.join(root, "withsub.git")], { env });
+}
+
 describe("a workspace created from a git URL", () => {
   let server: GitServer;
   let t: TestService;
@@ -65,6 +82,7 @@ describe("a workspace created from a git URL", () => {
       // Over the 8 MB limit below whatever the compression: random bytes.
       makeRepository(root, "big", { "blob.bin": randomBytes(12 * 1024 * 1024) });
       makeHookRepository(root);
+      makeLocalSubmoduleRepository(root);
     });
     t = await startTestService(
       {},
@@ -182,6 +200,16 @@ describe("a workspace created from a git URL", () => {
     );
     const refused = await waitForError(t, hooked.id);
     expect(refused.detail).toMatch(/^git clone failed: .*hasDotgit: contains '\.git'/s);
+  });
+
+  it("leaves submodules out unless asked, and never follows one to a local path", async () => {
+    const without = await create("no submodules", { url: `${server.url}/withsub.git` });
+    await waitForStatus(t.api, without.id, "running");
+    expect((await execIn(t.instance, without.id, ["ls", "-A", "sub"])).out).toBe("");
+    const asked = await create("submodules", { url: `${server.url}/withsub.git`, submodules: true });
+    expect((await waitForError(t, asked.id)).detail).toMatch(
+      /^git clone failed: .*transport 'file' not allowed/s,
+    );
   });
 
   it("refuses plain http to an address the operator did not open, before making anything", async () => {
