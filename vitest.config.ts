@@ -3,15 +3,15 @@ import { defineConfig } from "vitest/config";
 
 // Three projects: fast unit tests, integration tests against the real Docker engine, and the
 // whole stack in Chromium. `npm test` runs all three after scripts/setup has prepared the machine.
-// Tool descriptions (`<id>.txt`) and built-in skills (`SKILL.md`) are imported as text, the same
-// way the esbuild bundles load them (loader "text").
+// Tool descriptions (`<id>.txt`), built-in skills (`SKILL.md`) and job scripts (`*.py`) are imported
+// as text, the same way the esbuild bundles load them (loader "text").
 const textFiles = {
   name: "text-files",
   enforce: "pre" as const,
   // `load`, not `transform`: by transform time Vite has already turned the file into an asset URL.
   load(id: string) {
     const file = id.split("?")[0] ?? id;
-    if (!/\.(txt|md)$/.test(file)) return undefined;
+    if (!/\.(txt|md|py)$/.test(file)) return undefined;
     return { code: `export default ${JSON.stringify(readFileSync(file, "utf8"))};`, map: null };
   },
 };

@@ -19,6 +19,7 @@ const modules = [
   "apps/sandbox/bench/instances.bench.ts",
   "apps/sandbox/bench/lifecycle.bench.ts",
   "bench/find.bench.ts",
+  "apps/sandbox/bench/import.bench.ts",
 ];
 const only = process.argv.slice(2);
 

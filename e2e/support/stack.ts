@@ -71,7 +71,7 @@ export interface StackOptions {
    * agent has no model, as on a fresh install.
    */
   agentEnv?: Record<string, string | undefined>;
-  /** More service environment (`CODER_DATABASE_URL`, `CODER_IDLE_STOP_SECONDS`, …). */
+  /** More service environment (`CODER_DATABASE_URL`, `CODER_IDLE_STOP_SECONDS`, `CODER_EGRESS_ALLOW`, …). */
   env?: Record<string, string>;
 }
 

@@ -8,8 +8,9 @@ export const DAEMON_ENTRY = repoPath("packages/daemon/src/main.ts");
 export const SANDBOX_ENTRY = repoPath("apps/sandbox/src/main.ts");
 export const SANDBOX_BUNDLE = repoPath("apps/sandbox/dist/main.mjs");
 
-// Tool descriptions and built-in skills are imported as strings.
-const TEXT_LOADERS = { ".txt": "text", ".md": "text" };
+// Tool descriptions, built-in skills and the scripts the service runs in job containers
+// (apps/sandbox/src/imports/*.py) are imported as strings.
+const TEXT_LOADERS = { ".txt": "text", ".md": "text", ".py": "text" };
 
 // Bundled CommonJS modules call require(); an ES module has none until it is made here.
 const REQUIRE_BANNER =

@@ -66,6 +66,10 @@ const envSchema = z.object({
   /** A workspace nothing has used for this long is stopped (workspaces/idle-stopper.ts); 0: never. */
   CODER_IDLE_STOP_SECONDS: z.coerce.number().int().min(0).default(1800),
   CODER_SECURE_COOKIES: bool.default(false),
+  /** The most a git import or an upload may bring in (the archive, and what it unpacks to), in MB. */
+  CODER_IMPORT_MAX_MB: z.coerce.number().int().min(1).default(1024),
+  /** How long one import (clone or unpack) may take, in seconds. */
+  CODER_IMPORT_TIMEOUT_S: z.coerce.number().int().min(1).default(900),
   /** Non-public destinations egress workspaces may reach anyway: a private mirror or git server. */
   CODER_EGRESS_ALLOW: egressAllowSchema.default([]),
   /** JSON list of language servers (language, command, extensions, install) added to or replacing the defaults. */
@@ -104,6 +108,8 @@ export type Config = {
   idleStopSeconds: number;
   secureCookies: boolean;
   egressAllow: readonly EgressAllowEntry[];
+  /** Bounds of one import: what it may bring in, and how long it may take. */
+  imports: { maxBytes: number; timeoutMs: number };
   lspServers: readonly LspServerConfig[];
 };
 
@@ -152,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idleStopSeconds: e.CODER_IDLE_STOP_SECONDS,
     secureCookies: e.CODER_SECURE_COOKIES,
     egressAllow: e.CODER_EGRESS_ALLOW,
+    imports: { maxBytes: e.CODER_IMPORT_MAX_MB * 1024 * 1024, timeoutMs: e.CODER_IMPORT_TIMEOUT_S * 1000 },
     lspServers: e.CODER_LSP_SERVERS,
   };
 }

@@ -13,6 +13,8 @@ import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { openDatabase } from "./db/database";
 import { createServer } from "./http/server";
+import { UploadStore } from "./imports/upload-store";
+import { WorkspaceImporter } from "./imports/workspace-importer";
 import { IdleStopper } from "./workspaces/idle-stopper";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
@@ -59,12 +61,16 @@ export async function startService(
   }
   // Before any workspace starts: egress ones only ever run behind their rules.
   await driver.prepare().catch((err: Error) => log(err.message));
+  const uploads = new UploadStore(path.join(config.dataDir, "uploads"), config.imports.maxBytes);
+  await uploads.init();
+  const imports = new WorkspaceImporter(driver, uploads, { ...config.imports, allow: config.egressAllow });
   const workspaces = new WorkspaceService(
     db,
     driver,
     config.image,
     log,
     { command: daemonCommand(config.lspServers), timeouts: DEFAULT_DAEMON_TIMEOUTS, ...options.daemon },
+    imports,
     cluster.bus,
     config.warmPool,
   );
@@ -88,6 +94,7 @@ export async function startService(
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
+    imports,
     agent,
     driver,
     webUpstream: config.webUpstream,
@@ -120,6 +127,7 @@ export async function startService(
       await idleStopper.stop();
       await agent.close();
       await workspaces.close();
+      uploads.close();
       await closeServer();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uploadId } from "./import";
 import { workspaceId } from "./workspace";
 
 /**
@@ -87,3 +88,6 @@ export const changesInput = z.object({
   /** Set by the SSE link on reconnect (tracked() ids). */
   lastEventId: z.string().nullish(),
 });
+
+/** `files.unpack`: an upload unpacked into a folder of a running workspace (a drop on the file tree). */
+export const unpackInput = z.object({ workspaceId, uploadId, path: workspacePath.default(".") });

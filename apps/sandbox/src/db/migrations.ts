@@ -249,6 +249,12 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
       await db.schema.alterTable("workspaces").addColumn("last_used_at", t.timestamp).execute();
     },
   },
+  "0009_workspace_import": {
+    async up(db: Kysely<unknown>) {
+      // JSON of how the workspace's files came in (imports/import-record.ts), or null.
+      await db.schema.alterTable("workspaces").addColumn("import_record", t.json).execute();
+    },
+  },
 });
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({

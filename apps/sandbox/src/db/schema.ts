@@ -34,6 +34,8 @@ export interface WorkspaceTable {
    * instance never stops a workspace that people use through another one.
    */
   last_used_at: string | null;
+  /** JSON of how its files came in (migration 0009_workspace_import; see imports/import-record.ts), or null. */
+  import_record: string | null;
 }
 
 /** A spare workspace of the warm pool, ready to be claimed (workspaces/warm-pool.ts). */

@@ -75,29 +75,41 @@ export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): Cont
     NetworkDisabled: !spec.egress,
     StopTimeout: 3,
     HostConfig: {
-      Init: true,
-      Runtime: opts.runtime,
+      ...hardenedHostConfig(opts),
       ...(spec.egress ? egressHostConfig(opts.instance) : { NetworkMode: "none" }),
-      CapDrop: ["ALL"],
-      SecurityOpt: ["no-new-privileges:true"],
-      Privileged: false,
-      ReadonlyRootfs: true,
-      Tmpfs: {
-        "/tmp": "rw,nosuid,nodev,size=512m,mode=1777",
-        [user.home]: `rw,nosuid,nodev,size=256m,uid=${user.uid},gid=${user.uid},mode=0755`,
-      },
       Mounts: [
         { Type: "volume", Source: volumeName(opts.instance, spec.id), Target: workspace },
         { Type: "volume", Source: stateVolumeName(opts.instance, spec.id), Target: stateDir },
       ],
-      Binds: [],
-      PidsLimit: opts.pidsLimit,
-      Memory: opts.memoryBytes,
-      MemorySwap: opts.memoryBytes,
-      NanoCpus: opts.nanoCpus,
-      IpcMode: "private",
       RestartPolicy: { Name: "unless-stopped" },
       LogConfig: { Type: "json-file", Config: { "max-size": "1m", "max-file": "1" } },
     },
+  };
+}
+
+/**
+ * What every container that runs untrusted content gets, workspaces and the jobs beside them
+ * (volume-job.ts): no root (the image's user), no capabilities or privilege escalation, a read-only
+ * root with two small tmpfs folders, no host mounts, and the workspace's limits.
+ */
+export function hardenedHostConfig(opts: HardeningOptions) {
+  const { user } = containerLayout;
+  return {
+    Init: true,
+    Runtime: opts.runtime,
+    CapDrop: ["ALL"],
+    SecurityOpt: ["no-new-privileges:true"],
+    Privileged: false,
+    ReadonlyRootfs: true,
+    Tmpfs: {
+      "/tmp": "rw,nosuid,nodev,size=512m,mode=1777",
+      [user.home]: `rw,nosuid,nodev,size=256m,uid=${user.uid},gid=${user.uid},mode=0755`,
+    },
+    Binds: [],
+    PidsLimit: opts.pidsLimit,
+    Memory: opts.memoryBytes,
+    MemorySwap: opts.memoryBytes,
+    NanoCpus: opts.nanoCpus,
+    IpcMode: "private",
   };
 }

@@ -7,6 +7,7 @@ import type {
   DriverEvent,
   SpareWorkspace,
   TtyProcess,
+  VolumeJobSpec,
   WorkspaceDriver,
   WorkspaceSpec,
 } from "../workspaces/driver";
@@ -33,6 +34,7 @@ import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
 import { specFingerprint } from "./spec-fingerprint";
+import { startVolumeJob, volumeJobSpec } from "./volume-job";
 
 /** Who exec'd processes run as, and so who may signal them. */
 const EXEC_USER = containerLayout.user.name;
@@ -296,6 +298,11 @@ export class DockerDriver implements WorkspaceDriver {
     };
     await resize(size.cols, size.rows);
     return { stream, resize, close };
+  }
+
+  async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
+    if (spec.network === "egress") await this.egress.ensure();
+    return startVolumeJob(this.docker, volumeJobSpec(id, spec, this.opts));
   }
 
   /** A closer whose work `settle()` waits for while it runs. */

@@ -5,6 +5,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import type { WorkspaceImporter } from "../imports/workspace-importer";
 import { PresenceBoard } from "../presence/presence-board";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
@@ -13,6 +14,7 @@ import type { WorkspaceService } from "../workspaces/workspace-service";
 import { handleAuthRoute } from "./auth-routes";
 import { FailureBackoff } from "./failure-backoff";
 import { hostAllowed } from "./host-check";
+import { handleImportRoute } from "./import-routes";
 import { responseConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
 import { parseRequestTarget } from "./request-target";
@@ -23,6 +25,7 @@ import { SocketRouter } from "./socket-routes";
 export interface ServerDeps {
   auth: AuthService;
   workspaces: WorkspaceService;
+  imports: WorkspaceImporter;
   agent: AgentService;
   driver: WorkspaceDriver;
   webUpstream?: string;
@@ -100,6 +103,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         ended: caller ? null : await auth.whyEnded(readCookie(req, SESSION_COOKIE)),
         presence,
         workspaces,
+        imports: deps.imports,
         agent,
         shares: auth.shares,
         origin,
@@ -137,6 +141,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       trpc(req, res);
       return;
     }
+    const imports = { principalOf: principal, uploads: deps.imports.uploads, workspaces, driver, log };
+    if (url.pathname.startsWith("/api/") && (await handleImportRoute(req, res, url, imports))) return;
     if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/auth/")) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;

@@ -1,4 +1,4 @@
-import { isIPv4 } from "node:net";
+import { BlockList, isIPv4 } from "node:net";
 import { z } from "zod";
 
 /** One destination an operator opened for egress workspaces despite it being non-public. */
@@ -41,3 +41,14 @@ export const egressAllowSchema = z
       .filter(Boolean),
   )
   .pipe(z.array(entrySchema));
+
+/** Whether the operator's list opens `address` (IPv4) on TCP `port`. */
+export function allowListOpens(entries: readonly EgressAllowEntry[], address: string, port: number): boolean {
+  if (!isIPv4(address)) return false;
+  return entries.some((entry) => {
+    const [net = "", bits = "32"] = entry.cidr.split("/");
+    const range = new BlockList();
+    range.addSubnet(net, Number(bits), "ipv4");
+    return range.check(address, "ipv4") && (entry.port === undefined || entry.port === port);
+  });
+}

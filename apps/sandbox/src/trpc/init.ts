@@ -12,6 +12,8 @@ import { AgentError } from "../agent/errors";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
+import { ImportError } from "../imports/import-error";
+import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
@@ -23,6 +25,8 @@ export interface Context {
   ended: AccessCloseCode | null;
   presence: PresenceBoard;
   workspaces: WorkspaceService;
+  /** Fills workspaces from repositories and uploads. */
+  imports: WorkspaceImporter;
   agent: AgentService;
   shares: ShareLinks;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
@@ -116,6 +120,10 @@ function mappedError(cause: unknown): TRPCError | undefined {
       bad_request: "BAD_REQUEST",
     } as const;
     return new TRPCError({ code: code[cause.kind], message: cause.message, cause });
+  }
+  if (cause instanceof ImportError) {
+    const code = cause.kind === "refused" ? "BAD_REQUEST" : "UNPROCESSABLE_CONTENT";
+    throw new TRPCError({ code, message: cause.message, cause });
   }
   if (cause instanceof DaemonUnavailableError) {
     return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });

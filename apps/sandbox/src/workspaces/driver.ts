@@ -43,6 +43,18 @@ export interface TtyProcess {
   close(): Promise<void>;
 }
 
+/** A short-lived container beside a workspace that works on its files (see `volumeJob`). */
+export interface VolumeJobSpec {
+  /** The workspace's image: the job runs the same programs the workspace would. */
+  image: string;
+  cmd: string[];
+  /** `egress`: the filtered egress network (a clone); `none`: no network at all. */
+  network: "none" | "egress";
+  env?: string[];
+  /** The job only reads the files (an export): the volume is mounted read-only. */
+  readOnly?: boolean;
+}
+
 export interface DriverEvent {
   workspaceId: string;
   state: ContainerState;
@@ -84,6 +96,13 @@ export interface WorkspaceDriver {
   fingerprint(image: string): string;
   exec(id: string, cmd: string[], options?: { env?: string[] }): Promise<AttachedProcess>;
   execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess>;
+  /**
+   * Runs `cmd` in a short-lived container hardened like the workspace, with only the workspace's
+   * files (at the layout's /workspace): how a repository or an archive gets in, and never through
+   * the host. Works whether the workspace runs or not. stdin is the job's stdin; the container is
+   * removed once the command exits or `close()` ended it.
+   */
+  volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess>;
   /**
    * Resolves once every process whose `close()` was called has ended, so a service that stops
    * leaves no terminal client or language server behind in its workspaces.

@@ -4,7 +4,10 @@ import {
   type FileChange,
   type FileMatches,
   fileMatches,
+  type ImportOrigin,
+  type ImportProgress,
   MAX_SEARCH_MATCHES,
+  type UnpackReport,
   type Workspace,
   type WorkspaceEvent,
   type WorkspaceStatus,
@@ -15,6 +18,9 @@ import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
+import { ImportError } from "../imports/import-error";
+import { type ImportRecord, readImportRecord } from "../imports/import-record";
+import type { PreparedSource, WorkspaceImporter } from "../imports/workspace-importer";
 import { saveTerminalScreens } from "../terminal/tmux-session";
 import { WorkspaceActivity } from "./activity";
 import { CallListeners } from "./call-listeners";
@@ -36,7 +42,7 @@ export type SearchMatchesBatch = FileMatches[] | { malformed: string };
 
 export class WorkspaceError extends Error {
   constructor(
-    readonly kind: "not_found" | "not_running" | "busy",
+    readonly kind: "not_found" | "not_running" | "busy" | "precondition",
     message: string,
   ) {
     super(message);
@@ -48,7 +54,12 @@ export interface FileChangeBatch {
   changes: FileChange[];
 }
 
-type Transient = { status: WorkspaceStatus; detail?: string };
+type Transient = { status: WorkspaceStatus; detail?: string; progress?: ImportProgress };
+
+/** How often, at most, an import's progress is published while its phase stays the same. */
+const PROGRESS_INTERVAL_MS = 250;
+
+const INTERRUPTED = "the import was interrupted when the service stopped; retry it or delete the workspace";
 
 function newWorkspaceId(): string {
   // 20 base-36 characters ≈ 103 bits: unguessable enough to appear in URLs.
@@ -82,6 +93,7 @@ export class WorkspaceService {
   readonly pool: WarmPool;
   /** When each workspace was last used, for the idle stopper (idle-stopper.ts). */
   readonly activity = new WorkspaceActivity();
+  private readonly progressPublished = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -90,6 +102,8 @@ export class WorkspaceService {
     private readonly log: (line: string) => void,
     /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
     private readonly daemonOptions: DaemonOptions,
+    /** Fills new workspaces from a git URL or an upload (imports/). */
+    private readonly importer: WorkspaceImporter,
     /** Changes are announced to the other instances on the database, and theirs heard. */
     private readonly bus: LiveBus,
     /** How many spare workspaces to keep ready (0: none). */
@@ -172,9 +186,14 @@ export class WorkspaceService {
 
   private toWorkspace(row: WorkspaceTable, state: ContainerState): Workspace {
     const t = this.transient.get(row.id);
-    const status: WorkspaceStatus = t?.status ?? (state === "running" ? "running" : state);
+    const record = readImportRecord(row.import_record);
+    // Without a transient state, an import still "running" is one a stopped service left behind.
+    const importFailed = !t && (record?.state === "failed" || record?.state === "running");
+    const status: WorkspaceStatus =
+      t?.status ?? (importFailed ? "error" : state === "running" ? "running" : state);
     const detail =
       t?.detail ??
+      (importFailed ? (record?.detail ?? INTERRUPTED) : undefined) ??
       (status === "missing" ? "the container is gone; delete this workspace or recreate it" : undefined);
     return {
       id: row.id,
@@ -185,6 +204,16 @@ export class WorkspaceService {
       createdAt: row.created_at,
       ...(detail ? { detail } : {}),
       ...(status === "stopped" && row.idle_stopped_at ? { idleStoppedAt: row.idle_stopped_at } : {}),
+      ...(record
+        ? {
+            import: {
+              origin: record.origin,
+              state: importFailed ? "failed" : record.state,
+              ...(t?.progress ? { progress: t.progress } : {}),
+              ...(record.report ? { report: record.report } : {}),
+            },
+          }
+        : {}),
     };
   }
 
@@ -225,10 +254,14 @@ export class WorkspaceService {
 
   /**
    * Records the workspace and returns at once: running when a spare was claimed, else creating while
-   * the container comes up in the background.
+   * the container comes up in the background, its volume filled from `fill` (a source the importer
+   * prepared) before it starts.
    */
-  async create(input: CreateWorkspaceInput): Promise<Workspace> {
-    const id = await this.claimOrMake(input);
+  async create(
+    input: Omit<CreateWorkspaceInput, "source">,
+    fill?: { prepared: PreparedSource; origin: ImportOrigin },
+  ): Promise<Workspace> {
+    const id = await this.claimOrMake(input, fill);
     const workspace = await this.publishUpsert(id);
     if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
     return workspace;
@@ -236,18 +269,24 @@ export class WorkspaceService {
 
   /**
    * The one step that gives a new workspace its row and its container: a spare of the warm pool
-   * when one fits the request (no egress; it runs with its daemon answering), else a new container
-   * made in the background. Steps that fill the new workspace come after it.
+   * when one fits the request (no egress, nothing to import: a spare's daemon already watches its
+   * empty volume), else a new container made in the background and filled before it starts.
    */
-  private async claimOrMake(input: CreateWorkspaceInput): Promise<string> {
+  private async claimOrMake(
+    input: Omit<CreateWorkspaceInput, "source">,
+    fill?: { prepared: PreparedSource; origin: ImportOrigin },
+  ): Promise<string> {
     const row = {
       name: input.name,
       egress: input.egress ? 1 : 0,
       image: this.image,
       created_at: new Date().toISOString(),
       desired_state: "running" as const,
+      import_record: fill
+        ? JSON.stringify({ origin: fill.origin, state: "running" } satisfies ImportRecord)
+        : null,
     };
-    const spare = input.egress ? undefined : await this.pool.claim(row);
+    const spare = input.egress || fill ? undefined : await this.pool.claim(row);
     if (spare) {
       // Connected already, unless the service has just started; a spare whose container stopped
       // meanwhile is started like any workspace.
@@ -266,7 +305,13 @@ export class WorkspaceService {
       .execute();
     this.transient.set(id, { status: "creating" });
     void this.bringUp(id, async () => {
-      await this.driver.create({ id, image: this.image, egress: input.egress });
+      try {
+        await this.driver.create({ id, image: this.image, egress: input.egress });
+      } catch (err) {
+        if (fill) await this.importer.release(fill.prepared);
+        throw err;
+      }
+      if (fill) await this.fillVolume(id, fill.prepared, false);
       await this.driver.start(id);
     });
     return id;
@@ -283,13 +328,109 @@ export class WorkspaceService {
     } catch (err) {
       const message = (err as Error).message;
       this.log(`workspace ${id}: ${message}`);
-      await this.setTransient(id, { status: "error", detail: message });
+      // A service closing under a long import has no database left to publish from.
+      await this.setTransient(id, { status: "error", detail: message }).catch(() => undefined);
     }
   }
 
-  async start(id: string): Promise<Workspace> {
-    await this.row(id);
+  /**
+   * Fills the volume of workspace `id` from a prepared source and records the outcome in its row.
+   * Its container and volume must exist (running or not): a separate step, so a workspace taken
+   * from elsewhere (a pool) is filled the same way. `clean` empties the volume first.
+   */
+  async fillVolume(id: string, prepared: PreparedSource, clean: boolean): Promise<void> {
+    const row = await this.row(id);
+    const record = readImportRecord(row.import_record);
+    if (!record) throw new WorkspaceError("precondition", "this workspace was not made to be filled");
+    const save = (next: ImportRecord) =>
+      this.db
+        .updateTable("workspaces")
+        .set({ import_record: JSON.stringify(next) })
+        .where("id", "=", id)
+        .execute();
+    let report: UnpackReport | undefined;
+    try {
+      report = await this.importer.fill(id, row.image, prepared, {
+        clean,
+        onProgress: (progress) => this.reportProgress(id, progress),
+      });
+    } catch (err) {
+      const detail =
+        err instanceof ImportError ? err.message : `the import failed: ${(err as Error).message}`;
+      await save({ origin: record.origin, state: "failed", detail });
+      throw new ImportError(detail);
+    }
+    await save({ origin: record.origin, state: "done", ...(report ? { report } : {}) });
+  }
+
+  /** Runs a failed git import again into an emptied volume; a private repository needs its token again. */
+  async retryImport(id: string, token: string | undefined): Promise<Workspace> {
+    const workspace = await this.get(id);
+    const origin = workspace.import?.origin;
+    if (workspace.import?.state !== "failed" || !origin)
+      throw new WorkspaceError("precondition", "only a failed import can be retried");
+    if (origin.type !== "git")
+      throw new WorkspaceError(
+        "precondition",
+        "an upload cannot be retried: delete this workspace and upload the archive again",
+      );
+    if (origin.private && !token)
+      throw new WorkspaceError(
+        "precondition",
+        "this repository was cloned with a token: give the token again",
+      );
     this.assertIdle(id);
+    const { url, ref, depth, submodules } = origin;
+    const prepared: PreparedSource = {
+      type: "git",
+      source: { type: "git", url, ref, depth, submodules, ...(token ? { token } : {}) },
+    };
+    // A token given now makes the next retry ask for it too.
+    const retried = { ...origin, private: origin.private || token !== undefined };
+    await this.db
+      .updateTable("workspaces")
+      .set({ import_record: JSON.stringify({ origin: retried, state: "running" } satisfies ImportRecord) })
+      .where("id", "=", id)
+      .execute();
+    const creating = await this.setTransient(id, { status: "creating" });
+    void this.bringUp(id, async () => {
+      await this.fillVolume(id, prepared, true);
+      await this.driver.start(id);
+    });
+    return creating ?? this.get(id);
+  }
+
+  /** Unpacks the caller's upload into a folder of a running workspace (files dropped on the tree). */
+  async unpackUpload(
+    id: string,
+    upload: { uploadId: string; owner: string; into: string },
+  ): Promise<UnpackReport> {
+    const row = await this.row(id);
+    await this.runningDaemon(id);
+    return this.importer.unpackUpload(id, row.image, upload);
+  }
+
+  /** Puts an import's progress on the workspace; published at most every 250 ms within a phase. */
+  private reportProgress(id: string, progress: ImportProgress): void {
+    const t = this.transient.get(id);
+    if (t?.status !== "creating") return;
+    this.transient.set(id, { ...t, progress });
+    const now = Date.now();
+    const samePhase = t.progress?.phase === progress.phase;
+    if (samePhase && now - (this.progressPublished.get(id) ?? 0) < PROGRESS_INTERVAL_MS) return;
+    this.progressPublished.set(id, now);
+    this.publishUpsert(id).catch((err) => this.log(`workspace ${id}: ${(err as Error).message}`));
+  }
+
+  async start(id: string): Promise<Workspace> {
+    const row = await this.row(id);
+    this.assertIdle(id);
+    const record = readImportRecord(row.import_record);
+    if (record && record.state !== "done")
+      throw new WorkspaceError(
+        "precondition",
+        "its import did not finish: retry the import or delete the workspace",
+      );
     await this.db
       .updateTable("workspaces")
       .set({ desired_state: "running", idle_stopped_at: null })
@@ -325,6 +466,8 @@ export class WorkspaceService {
   async remove(id: string): Promise<void> {
     await this.row(id);
     this.transient.set(id, { status: "stopping" });
+    // A clone or unpack still writing holds the volume: end it first.
+    await this.importer.cancel(id);
     this.daemons.get(id)?.close();
     this.daemons.delete(id);
     try {
@@ -336,6 +479,7 @@ export class WorkspaceService {
     await this.db.deleteFrom("workspaces").where("id", "=", id).execute();
     this.transient.delete(id);
     this.activity.forget(id);
+    this.progressPublished.delete(id);
     this.fileFeeds.delete(id);
     this.events.publish({ type: "deleted", workspaceId: id });
     this.announce(id);

@@ -2,6 +2,7 @@
 // WorkspaceDriver seam shows: volumes, networks, a container holding a volume.
 import Docker from "dockerode";
 import { containerName, LABEL_INSTANCE, stateVolumeName, volumeName } from "../container-spec";
+import { LABEL_JOB } from "../volume-job";
 
 /** Whether the engine still has the volume of a workspace's snapshot store. */
 export async function stateVolumeExists(instance: string, workspaceId: string): Promise<boolean> {
@@ -57,4 +58,24 @@ export async function untagImage(name: string): Promise<void> {
     .getImage(name)
     .remove({ noprune: true })
     .catch(() => undefined);
+}
+
+/** The configuration (command, environment, labels) of each volume job of the instance running now, as JSON. */
+export async function runningJobConfigs(instance: string): Promise<string[]> {
+  const docker = new Docker();
+  const jobs = await docker.listContainers({
+    filters: { label: [LABEL_JOB, `${LABEL_INSTANCE}=${instance}`] },
+  });
+  const configs = await Promise.all(
+    jobs.map((c) =>
+      docker
+        .getContainer(c.Id)
+        .inspect()
+        .then(
+          (info) => JSON.stringify(info.Config),
+          () => undefined,
+        ),
+    ),
+  );
+  return configs.filter((c): c is string => c !== undefined);
 }

@@ -24,6 +24,7 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
     listSpares: unsupported,
     fingerprint: () => "local",
     execTty: unsupported,
+    volumeJob: unsupported,
     settle: async () => {
       await Promise.all(closing);
     },

@@ -12,6 +12,7 @@ import {
   replaceInput,
   searchInput,
   treeInput,
+  unpackInput,
   writeInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
@@ -87,6 +88,16 @@ export const filesRouter = router({
       const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
       return readImage(daemon, input.path);
     }),
+  /** Unpacks the caller's upload into a folder (files dropped on the tree), inside a job container. */
+  unpack: workspaceProcedure("editor")
+    .input(unpackInput)
+    .mutation(({ ctx, input }) =>
+      ctx.workspaces.unpackUpload(input.workspaceId, {
+        uploadId: input.uploadId,
+        owner: ctx.principal.sessionId,
+        into: input.path,
+      }),
+    ),
   /**
    * Batches of file changes under the workspace. `{resync: true}` means changes may have been
    * missed (the client reloads what it shows).

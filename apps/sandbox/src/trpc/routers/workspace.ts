@@ -1,4 +1,4 @@
-import { createWorkspaceInput, type WorkspaceEvent } from "@coder/protocol";
+import { createWorkspaceInput, retryImportInput, type WorkspaceEvent } from "@coder/protocol";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { displayName, type Principal, roleOn } from "../../auth/principal";
@@ -22,9 +22,15 @@ export const workspaceRouter = router({
     kind: ctx.principal.kind,
     name: displayName(ctx.principal),
   })),
-  create: ownerProcedure
-    .input(createWorkspaceInput)
-    .mutation(({ ctx, input }) => ctx.workspaces.create(input)),
+  create: ownerProcedure.input(createWorkspaceInput).mutation(({ ctx, input }) => {
+    const { source, ...workspace } = input;
+    // Refused sources (a URL the policy does not allow, a foreign upload) fail here, before anything is made.
+    const fill = source ? ctx.imports.prepare(source, ctx.principal.sessionId) : undefined;
+    return ctx.workspaces.create(workspace, fill);
+  }),
+  retryImport: workspaceProcedure("owner")
+    .input(retryImportInput)
+    .mutation(({ ctx, input }) => ctx.workspaces.retryImport(input.workspaceId, input.token)),
   start: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.start(input.workspaceId)),
   stop: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.stop(input.workspaceId)),
   delete: workspaceProcedure("owner").mutation(async ({ ctx, input }) => {

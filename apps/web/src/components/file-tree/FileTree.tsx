@@ -14,6 +14,7 @@ import { TreeMenu } from "./TreeMenu";
 import { TreeRows } from "./TreeRows";
 import { TreeContext, type TreeContextValue, type TreeEditing } from "./tree-context";
 import { type FolderListing, treeRows } from "./tree-rows";
+import { useFileDrop } from "./use-file-drop";
 
 /** What the IDE's commands do in the tree. */
 export interface FileTreeHandle {
@@ -40,6 +41,7 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [editing, setEditing] = useState<TreeEditing | null>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; entry: FileEntry | null } | null>(null);
+  const drop = useFileDrop(workspaceId);
 
   const listingKey = useCallback(
     (folder: string) => trpc.files.tree.queryKey({ workspaceId, path: folder, depth: 1 }),
@@ -163,7 +165,13 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
   const canEdit = useCanEdit();
   return (
     <TreeContext.Provider value={context}>
-      <section className={styles.tree} data-testid="file-tree">
+      <section
+        className={styles.tree}
+        data-testid="file-tree"
+        data-dropping={drop.dropping || undefined}
+        data-uploading={drop.busy || undefined}
+        {...drop.handlers}
+      >
         <header className={styles.header}>
           <span className={styles.heading}>Files</span>
           {canEdit && (

@@ -11,6 +11,7 @@ import { PresenceList } from "../presence/PresenceList";
 import { usePresence } from "../presence/use-presence";
 import { LogoutButton } from "../session/LogoutButton";
 import { ShareButton, type ShareDialogHandle } from "../share/ShareDialog";
+import { ImportProgressBar } from "../workspaces/ImportProgressBar";
 import { StatusBadge } from "../workspaces/StatusBadge";
 import { useWorkspaceEvents } from "../workspaces/use-workspace-events";
 import { canStart, isInProgress, problemOf } from "../workspaces/workspace-status";
@@ -54,6 +55,17 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
         )}
         <span className={styles.spacer} />
         <PresenceList people={presence.people} />
+        {access && access.role !== "viewer" && (
+          // A download, not a page: the browser keeps the IDE open.
+          <a
+            className="button"
+            href={`/api/workspaces/${workspaceId}/archive`}
+            download
+            data-testid="workspace-download"
+          >
+            Download
+          </a>
+        )}
         {access?.role === "owner" && <ShareButton workspaceId={workspaceId} ref={share} />}
         <LogoutButton label={access?.kind === "guest" ? "Leave" : "Log out"} />
       </header>
@@ -120,7 +132,8 @@ function NotRunning({
       {busy && <span className="spinner" />}
       <span>{text}</span>
       {problem && <span className={styles.detail}>{problem}</span>}
-      {canStart(workspace.status) && owner && (
+      {workspace.import?.state === "running" && <ImportProgressBar progress={workspace.import.progress} />}
+      {canStart(workspace.status) && owner && workspace.import?.state !== "failed" && (
         <button
           type="button"
           className="button primary"

@@ -1,17 +1,36 @@
 "use client";
 
-import { createWorkspaceInput } from "@coder/protocol";
+import { createWorkspaceInput, gitSource, type WorkspaceSource } from "@coder/protocol";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { uploadFile } from "../../lib/upload/upload-file";
+import { EMPTY_SOURCE, type SourceDraft, SourceFields } from "./SourceFields";
 import { applyWorkspaceEvent } from "./workspace-events";
 import styles from "./workspaces.module.css";
+
+/** The git source the fields describe, or the first problem with it. */
+function gitFrom(draft: SourceDraft): { source: WorkspaceSource } | { problem: string } {
+  const parsed = gitSource.safeParse({
+    type: "git",
+    url: draft.url,
+    ref: draft.ref.trim() || undefined,
+    token: draft.token || undefined,
+    depth: draft.shallow ? 1 : undefined,
+  });
+  return parsed.success
+    ? { source: parsed.data }
+    : { problem: parsed.error.issues[0]?.message ?? "check the URL" };
+}
 
 export function CreateWorkspaceForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [egress, setEgress] = useState(false);
+  const [draft, setDraft] = useState<SourceDraft>(EMPTY_SOURCE);
+  const [uploading, setUploading] = useState<number | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
 
   const create = useMutation(
@@ -23,21 +42,37 @@ export function CreateWorkspaceForm() {
         );
         setName("");
         setEgress(false);
+        setDraft(EMPTY_SOURCE);
       },
     }),
   );
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const parsed = createWorkspaceInput.safeParse({ name, egress });
-    if (!parsed.success) {
-      setInvalid(parsed.error.issues[0]?.message ?? "check the name");
-      return;
+    if (!parsed.success) return setInvalid(parsed.error.issues[0]?.message ?? "check the name");
+    let source: WorkspaceSource | undefined;
+    if (draft.kind === "git") {
+      const git = gitFrom(draft);
+      if ("problem" in git) return setInvalid(git.problem);
+      source = git.source;
+    } else if (draft.kind === "upload") {
+      if (!draft.file) return setInvalid("choose a .zip, .tar or .tar.gz file");
+      setInvalid(null);
+      setUploading(0);
+      try {
+        source = { type: "upload", uploadId: await uploadFile(draft.file, draft.file.name, setUploading) };
+      } catch (error) {
+        return setInvalid(errorMessage(error));
+      } finally {
+        setUploading(null);
+      }
     }
     setInvalid(null);
-    create.mutate(parsed.data);
+    create.mutate({ ...parsed.data, ...(source ? { source } : {}) });
   }
 
+  const busy = create.isPending || uploading !== null;
   return (
     <form className={styles.createForm} onSubmit={submit}>
       <input
@@ -58,15 +93,11 @@ export function CreateWorkspaceForm() {
         />
         Allow network egress
       </label>
-      <button
-        type="submit"
-        className="button primary"
-        data-testid="workspace-create"
-        disabled={create.isPending}
-      >
-        {create.isPending && <span className="spinner" />}
-        Create workspace
+      <button type="submit" className="button primary" data-testid="workspace-create" disabled={busy}>
+        {busy && <span className="spinner" />}
+        {uploading !== null ? `Uploading ${uploading}%` : "Create workspace"}
       </button>
+      <SourceFields draft={draft} onChange={setDraft} />
       {invalid && <span className={styles.inlineError}>{invalid}</span>}
     </form>
   );

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTRPC } from "../../lib/trpc/client";
+import { ImportStatus } from "./ImportStatus";
 import { StatusBadge } from "./StatusBadge";
 import { applyWorkspaceEvent } from "./workspace-events";
 import { canOpen, canStart, canStop, idleStopNote, isInProgress, problemOf } from "./workspace-status";
@@ -62,6 +63,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
         </span>
         {problem && <span className={styles.detail}>{problem}</span>}
         {idleNote && <span className={styles.meta}>{idleNote}</span>}
+        <ImportStatus workspace={workspace} />
       </div>
       <StatusBadge workspace={workspace} />
       <div className={styles.actions}>
@@ -78,7 +80,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
           type="button"
           className="button"
           data-testid="workspace-start"
-          disabled={busy || !canStart(workspace.status)}
+          disabled={busy || !canStart(workspace.status) || workspace.import?.state === "failed"}
           onClick={() => start.mutate(ref)}
         >
           {start.isPending && <span className="spinner" />}
