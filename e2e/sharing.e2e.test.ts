@@ -216,9 +216,9 @@ describe("sharing a workspace by link, in Chromium", () => {
       )
       .toBe("typed-by-ed\n");
 
-    const before = await editor.getByTestId("session-item").count();
+    // A new conversation is a draft until its first message.
     await editor.getByTestId("session-new").click();
-    await expect.poll(() => editor.getByTestId("session-item").count()).toBe(before + 1);
+    await editor.locator('[data-testid=chat-panel][data-draft="true"]').waitFor();
     model.push(
       { toolCalls: [{ name: "bash", args: { command: "echo approved-by-ed" } }] },
       { text: "Done." },
