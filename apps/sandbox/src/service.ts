@@ -6,6 +6,7 @@ import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
+import { CollabService } from "./collab/collab-service";
 import type { Config } from "./config";
 import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
@@ -23,6 +24,7 @@ export interface RunningService {
   auth: AuthService;
   workspaces: WorkspaceService;
   agent: AgentService;
+  collab: CollabService;
   close(): Promise<void>;
 }
 
@@ -70,10 +72,12 @@ export async function startService(
   // them); they now go to the workspace's spill folder, so what is left here is only litter.
   await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
+  const collab = new CollabService({ workspaces, log });
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
     agent,
+    collab,
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
@@ -99,9 +103,12 @@ export async function startService(
     auth,
     workspaces,
     agent,
+    collab,
     async close() {
       await sweeper.stop();
       await agent.close();
+      // Typing not yet on disk goes there while the daemons still answer.
+      await collab.close().catch((err: Error) => log(`collab: ${err.message}`));
       workspaces.close();
       await closeServer();
       // The sockets just closed are ending their processes in the workspaces: let them finish.

@@ -41,6 +41,8 @@ export class DiskMerge {
   private baseHash: string;
   /** Bumped by every baseline move, so a write begun before one cannot commit after it. */
   private generation = 0;
+  /** Where the last merged disk change ends (its first changed region), for showing who made it. */
+  private lastEdit: Y.RelativePosition | null = null;
 
   /** Fills the (empty) live document with the file's text; `origin` marks the load's transaction. */
   constructor(
@@ -60,6 +62,21 @@ export class DiskMerge {
 
   get baselineHash(): string {
     return this.baseHash;
+  }
+
+  /** Whether the disk holds what the document holds now. */
+  get diskHoldsDocument(): boolean {
+    return this.liveText === this.baseText;
+  }
+
+  /** The Yjs client id under which disk changes enter the document. */
+  get diskClientId(): number {
+    return this.base.clientID;
+  }
+
+  /** The end of the first region the last merge changed; a position valid in the live document. */
+  get lastMergedEdit(): Y.RelativePosition | null {
+    return this.lastEdit;
   }
 
   /** The disk now holds `diskText`; merges it into the live document when it is new. */
@@ -89,6 +106,10 @@ export class DiskMerge {
       this.base.off("update", capture);
     }
     if (update) Y.applyUpdate(this.live, update, origin);
+    const first = edits[0];
+    this.lastEdit = first
+      ? Y.createRelativePositionFromTypeIndex(this.base.getText(COLLAB_TEXT), first.at + first.insert.length)
+      : null;
     this.baseText = diskText;
     this.baseHash = hash;
     this.generation++;
