@@ -61,10 +61,11 @@ export async function startService(
     ...options.daemon,
   });
   await workspaces.init();
+  const collab = new CollabService({ workspaces, log });
   const agent = new AgentService({
     db,
     config: agentConfig,
-    workspace: (id) => daemonWorkspace(workspaces, id),
+    workspace: (id) => daemonWorkspace(workspaces, id, collab),
     workspaceInfo: (id) => workspaces.get(id),
     log,
   });
@@ -72,7 +73,6 @@ export async function startService(
   // them); they now go to the workspace's spill folder, so what is left here is only litter.
   await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
-  const collab = new CollabService({ workspaces, log });
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,

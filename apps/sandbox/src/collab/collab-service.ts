@@ -1,5 +1,6 @@
 import { type CollabUser, MAX_COLLAB_FILE_BYTES } from "@coder/protocol";
 import { z } from "zod";
+import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
 import type { SocketRoute } from "../http/socket-routes";
 import type { WorkspaceService } from "../workspaces/workspace-service";
@@ -24,7 +25,7 @@ export type IdentityOf = (workspaceId: string, principal: Principal) => CollabUs
  * Live co-editing for every workspace: the `/collab` socket route and, for the agent, the two
  * moments it must meet the documents (flush before a tool touches files, merge right after).
  */
-export class CollabService {
+export class CollabService implements LiveFiles {
   private readonly byWorkspace = new Map<string, WorkspaceDocuments>();
 
   constructor(private readonly deps: CollabServiceDeps) {}
@@ -44,6 +45,11 @@ export class CollabService {
   /** Pending typing in the workspace's live documents among `paths` (all when omitted) goes to disk. */
   async flush(workspaceId: string, paths?: readonly string[]): Promise<void> {
     await this.byWorkspace.get(workspaceId)?.flush(paths);
+  }
+
+  /** The agent changed files: merge the open ones now (not when the watcher notices), shown as its edits. */
+  async changedByAgent(workspaceId: string): Promise<void> {
+    await this.diskChanged(workspaceId, undefined, "agent");
   }
 
   /** Files among `paths` (all when omitted) changed on disk: merge them into their documents now. */

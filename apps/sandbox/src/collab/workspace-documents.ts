@@ -177,7 +177,11 @@ export class WorkspaceDocuments {
 
   /** Writes pending typing of the live documents among `paths` (all when omitted) to disk. */
   async flush(paths?: readonly string[]): Promise<void> {
-    await Promise.all(this.select(paths).map((file) => file.flush()));
+    await Promise.all(
+      this.select(paths).map((file) =>
+        file.flush().catch((error: Error) => this.deps.log(`collab: writing ${file.path}: ${error.message}`)),
+      ),
+    );
   }
 
   /** Files among `paths` (all when omitted) may have changed on disk: merge them now. */

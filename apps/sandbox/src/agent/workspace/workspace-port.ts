@@ -5,6 +5,7 @@ import {
   DaemonUnavailableError,
 } from "../../daemon/daemon-connection";
 import type { WorkspaceService } from "../../workspaces/workspace-service";
+import { FILE_CHANGING_TOOLS } from "../snapshots/change-tracker";
 
 export interface DaemonToolCall {
   tool: string;
@@ -58,12 +59,25 @@ export function snapshotPort(
   };
 }
 
+/** The files people have open live in the workspace, as the agent's tool calls must meet them. */
+export interface LiveFiles {
+  /** Writes typing not yet on disk, so the tool works on the text people see. */
+  flush(workspaceId: string): Promise<void>;
+  /** The tool may have changed files: merge them into the open documents now, as the agent's edits. */
+  changedByAgent(workspaceId: string): Promise<void>;
+}
+
 /**
  * The workspace's daemon, reached through the workspace service. Calls go straight to the daemon
  * (asking the engine whether the container runs would cost more than the call); when it cannot
- * be reached, the workspace's state explains why (stopped, missing).
+ * be reached, the workspace's state explains why (stopped, missing). A tool call first flushes
+ * the live documents and, if it may change files, merges them right after.
  */
-export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: string): WorkspacePort {
+export function daemonWorkspace(
+  workspaces: WorkspaceService,
+  workspaceId: string,
+  live?: LiveFiles,
+): WorkspacePort {
   const call = async <T>(run: (daemon: DaemonConnection) => Promise<T>): Promise<T> => {
     try {
       return await run(workspaces.daemon(workspaceId));
@@ -76,11 +90,13 @@ export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: strin
     listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
     executeTool: (request, onProgress, signal) =>
       call(async (daemon) => {
+        await live?.flush(workspaceId);
         const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {
           stop();
+          if (FILE_CHANGING_TOOLS.has(request.tool)) await live?.changedByAgent(workspaceId);
         }
       }),
     saveOutput: (callId, content) =>

@@ -12,6 +12,8 @@ export interface OpenFile {
   saving: boolean;
   /** A disagreement with the disk that the person has to settle. */
   notice: DiskNotice | null;
+  /** Shared live: the service writes it to disk (`dirty` says it has not caught up yet); no Save. */
+  live?: boolean;
 }
 
 export type DiskNotice = "changed-on-disk" | "deleted-on-disk" | "save-conflict";
@@ -27,7 +29,7 @@ export type OpenFilesAction =
   | { type: "failed"; path: string; error: string }
   | { type: "activate"; path: string }
   | { type: "close"; path: string }
-  | { type: "update"; path: string; changes: Partial<Pick<OpenFile, "dirty" | "saving" | "notice">> }
+  | { type: "update"; path: string; changes: Partial<Pick<OpenFile, "dirty" | "saving" | "notice" | "live">> }
   | { type: "moved"; from: string; to: string };
 
 export const noOpenFiles: OpenFiles = { files: [], active: null };
