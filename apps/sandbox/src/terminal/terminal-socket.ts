@@ -83,8 +83,15 @@ export async function serveTerminal(
   ws.on("error", (err) => log(`terminal ${workspaceId}/${terminal}: ${err.message}`));
 
   let started: TtyProcess;
+  // A viewer's tmux client is read-only too, and its screen never resizes the window everyone
+  // else sees (the window follows whoever typed last: tmux.conf's `window-size latest`).
+  const viewerFlags = readOnly ? ["-f", "read-only,ignore-size"] : [];
   try {
-    started = await driver.execTty(workspaceId, ["tmux", "new-session", "-A", "-s", terminal], size);
+    started = await driver.execTty(
+      workspaceId,
+      ["tmux", "new-session", "-A", ...viewerFlags, "-s", terminal],
+      size,
+    );
   } catch (err) {
     log(`terminal ${workspaceId}/${terminal}: ${(err as Error).message}`);
     send(ws, { type: "error", message: `cannot open the terminal: ${(err as Error).message}` });
