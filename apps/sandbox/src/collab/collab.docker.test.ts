@@ -4,6 +4,7 @@ import * as encoding from "lib0/encoding";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
+import { daemonWorkspace } from "../agent/workspace/workspace-port";
 import { execIn, joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { collabSocket, type OpenDocument, openDocument, until } from "./testing/collab-client";
 
@@ -147,6 +148,45 @@ describe("live co-editing of a workspace file", () => {
     await until(() => moving.notes.some((n) => n.type === "closed"), "the renamed file's editor is told");
     expect(moving.notes.find((n) => n.type === "closed")).toMatchObject({ reason: "renamed", to: "to.txt" });
     expect(await sh("ls gone.txt from.txt 2>/dev/null || true")).toBe("");
+  });
+
+  it("lets the agent read what a person just typed, and shows the agent's edit under its own name", async () => {
+    await sh("printf 'config\\n' > agent.txt");
+    const person = openDocument(socket(), "agent.txt");
+    await synced(person);
+    typeAt(person, 1, "typed just now\n");
+    // The service has the typing; the disk will get it only after the write-back delay.
+    await until(() => !person.provider.hasUnsyncedChanges, "the service has the typing");
+    const workspace = daemonWorkspace(t.service.workspaces, id, t.service.collab);
+    const call = (tool: string, args: Record<string, unknown>) =>
+      workspace.executeTool(
+        {
+          tool,
+          args,
+          sessionId: "ses_collab",
+          callId: `call_${tool}`,
+          agent: "build",
+          messageId: "msg_collab",
+        },
+        () => undefined,
+        new AbortController().signal,
+      );
+    expect((await call("read", { path: "agent.txt" })).output).toContain("typed just now");
+    const edit = await call("edit", {
+      path: "agent.txt",
+      old_string: "config",
+      new_string: "config by the agent",
+    });
+    expect(edit.result.ok).toBe(true);
+    await until(
+      () => person.text() === "config by the agent\ntyped just now\n",
+      "the agent's edit in the editor",
+    );
+    await until(
+      () =>
+        [...(person.provider.awareness?.getStates().values() ?? [])].some((s) => s.user?.name === "Agent"),
+      "the agent's cursor, labelled as the agent",
+    );
   });
 
   it("refuses binary files, and closes a socket that names a document outside the workspace", async () => {
