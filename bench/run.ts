@@ -16,6 +16,7 @@ const modules = [
   "apps/sandbox/bench/lsp.bench.ts",
   "apps/sandbox/bench/agent.bench.ts",
   "apps/sandbox/bench/sharing.bench.ts",
+  "apps/sandbox/bench/collab.bench.ts",
 ];
 const only = process.argv.slice(2);
 

@@ -74,6 +74,9 @@ export class WorkspaceDocuments {
   constructor(private readonly deps: WorkspaceDocumentsDeps) {
     this.hocuspocus = new Hocuspocus({
       quiet: true,
+      // Writing back is LiveFile's; Hocuspocus's store debounce only delays unloading.
+      debounce: 50,
+      maxDebounce: 500,
       yDocOptions: { gc: true, gcFilter: () => true },
       onAuthenticate: async ({ documentName, token, context, connectionConfig }) => {
         const { access } = context as SocketContext;
@@ -199,10 +202,13 @@ export class WorkspaceDocuments {
     return [...this.live.keys()];
   }
 
-  /** Writes everything back and closes every socket's documents (the service stops). */
+  /** Writes everything back, closes every socket's documents and lets them unload (the service stops). */
   async close(): Promise<void> {
     this.following?.abort();
     await this.flush();
+    for (const timer of this.graces.values()) clearTimeout(timer);
+    this.graces.clear();
+    for (const name of [...this.holds.keys()]) this.release(name);
     this.hocuspocus.closeConnections();
   }
 
