@@ -1,4 +1,5 @@
-import { type CollabUser, MAX_COLLAB_FILE_BYTES } from "@coder/protocol";
+import path from "node:path";
+import { type CollabUser, containerLayout, MAX_COLLAB_FILE_BYTES } from "@coder/protocol";
 import { z } from "zod";
 import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
@@ -6,6 +7,16 @@ import type { SocketRoute } from "../http/socket-routes";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import type { DiskAuthor } from "./live-file";
 import { WorkspaceDocuments } from "./workspace-documents";
+
+/** Tool arguments' paths as document names (canonical, relative to the workspace); undefined: all. */
+function documentPaths(paths: readonly string[] | "any"): string[] | undefined {
+  if (paths === "any") return undefined;
+  const root = `${containerLayout.workspace}/`;
+  return paths.map((p) => {
+    const relative = p.startsWith(root) ? p.slice(root.length) : p;
+    return path.posix.normalize(relative).replace(/^\.\//, "");
+  });
+}
 
 /** A frame carries at most a whole document's update (a first sync of a full file, a large paste). */
 export const MAX_COLLAB_FRAME_BYTES = 4 * MAX_COLLAB_FILE_BYTES;
@@ -42,14 +53,14 @@ export class CollabService implements LiveFiles {
     };
   }
 
-  /** Pending typing in the workspace's live documents among `paths` (all when omitted) goes to disk. */
-  async flush(workspaceId: string, paths?: readonly string[]): Promise<void> {
-    await this.byWorkspace.get(workspaceId)?.flush(paths);
+  /** Pending typing in the workspace's live documents among `paths` goes to disk. */
+  async flush(workspaceId: string, paths: readonly string[] | "any"): Promise<void> {
+    await this.byWorkspace.get(workspaceId)?.flush(documentPaths(paths));
   }
 
   /** The agent changed files: merge the open ones now (not when the watcher notices), shown as its edits. */
-  async changedByAgent(workspaceId: string): Promise<void> {
-    await this.diskChanged(workspaceId, undefined, "agent");
+  async changedByAgent(workspaceId: string, paths: readonly string[] | "any"): Promise<void> {
+    await this.diskChanged(workspaceId, documentPaths(paths), "agent");
   }
 
   /** Files among `paths` (all when omitted) changed on disk: merge them into their documents now. */

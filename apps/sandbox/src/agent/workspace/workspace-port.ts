@@ -1,11 +1,11 @@
 import type { DaemonRequests, ToolDefinition, ToolsExecuteResult, TurnDiff } from "@coder/protocol";
+import { builtinFacts, filesReached } from "@coder/tools";
 import {
   DaemonCallError,
   type DaemonConnection,
   DaemonUnavailableError,
 } from "../../daemon/daemon-connection";
 import type { WorkspaceService } from "../../workspaces/workspace-service";
-import { FILE_CHANGING_TOOLS } from "../snapshots/change-tracker";
 
 export interface DaemonToolCall {
   tool: string;
@@ -59,12 +59,21 @@ export function snapshotPort(
   };
 }
 
-/** The files people have open live in the workspace, as the agent's tool calls must meet them. */
+/**
+ * The files people have open live in the workspace, as the agent's tool calls must meet them.
+ * `paths` are as the tool's arguments name them (relative to the workspace or absolute), or
+ * "any" for a call that may reach every file (a shell, a search).
+ */
 export interface LiveFiles {
   /** Writes typing not yet on disk, so the tool works on the text people see. */
-  flush(workspaceId: string): Promise<void>;
+  flush(workspaceId: string, paths: readonly string[] | "any"): Promise<void>;
   /** The tool may have changed files: merge them into the open documents now, as the agent's edits. */
-  changedByAgent(workspaceId: string): Promise<void>;
+  changedByAgent(workspaceId: string, paths: readonly string[] | "any"): Promise<void>;
+}
+
+/** Both lists together ("any" wins). */
+function union(a: readonly string[] | "any", b: readonly string[] | "any"): readonly string[] | "any" {
+  return a === "any" || b === "any" ? "any" : [...a, ...b];
 }
 
 /**
@@ -90,13 +99,17 @@ export function daemonWorkspace(
     listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
     executeTool: (request, onProgress, signal) =>
       call(async (daemon) => {
-        await live?.flush(workspaceId);
+        // Which files the call reaches, from the tool's definition.
+        const facts = builtinFacts(request.tool);
+        const reads = filesReached(facts.reads, request.args);
+        const changes = filesReached(facts.changes, request.args);
+        await live?.flush(workspaceId, union(reads, changes));
         const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {
           stop();
-          if (FILE_CHANGING_TOOLS.has(request.tool)) await live?.changedByAgent(workspaceId);
+          if (changes === "any" || changes.length > 0) await live?.changedByAgent(workspaceId, changes);
         }
       }),
     saveOutput: (callId, content) =>
