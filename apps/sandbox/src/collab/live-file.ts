@@ -6,6 +6,7 @@ import {
   type ReadResult,
   readResult,
   type WriteResult,
+  writeResult,
 } from "@coder/protocol";
 import * as encoding from "lib0/encoding";
 import { type Awareness, applyAwarenessUpdate } from "y-protocols/awareness";
@@ -84,6 +85,8 @@ export class LiveFile {
   private agentTimer: NodeJS.Timeout | undefined;
   private saved = true;
   private ended = false;
+  /** The last write-back failed (said once, retried quietly). */
+  private failing = false;
 
   constructor(
     private readonly doc: Y.Doc,
@@ -185,7 +188,8 @@ export class LiveFile {
       const write = this.merge.beginWrite();
       if (!write) return this.setSaved(true);
       try {
-        const result = await this.files.write(this.path, write.text, this.version);
+        const result = writeResult.parse(await this.files.write(this.path, write.text, this.version));
+        this.failing = false;
         write.commit();
         this.version = result.version;
         this.setSaved(this.merge.diskHoldsDocument);
@@ -199,8 +203,12 @@ export class LiveFile {
           continue;
         }
         if (isDaemonError(error, "not_found")) return this.events.gone(this);
-        this.events.log(`collab: writing ${this.path} failed: ${(error as Error).message}`);
-        this.events.note({ type: "disk", saved: false, error: "Could not write the file; trying again." });
+        // Once per streak: a stopped workspace fails every retry the same way.
+        if (!this.failing)
+          this.events.log(`collab: writing ${this.path} failed: ${(error as Error).message}`);
+        if (!this.failing)
+          this.events.note({ type: "disk", saved: false, error: "Could not write the file; trying again." });
+        this.failing = true;
         clearTimeout(this.timer);
         this.timer = setTimeout(() => void this.flush().catch(() => undefined), WRITE_RETRY_MS);
         return;
