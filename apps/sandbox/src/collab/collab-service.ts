@@ -58,9 +58,9 @@ export class CollabService implements LiveFiles {
     await this.byWorkspace.get(workspaceId)?.flush(documentPaths(paths));
   }
 
-  /** The agent changed files: merge the open ones now (not when the watcher notices), shown as its edits. */
-  async changedByAgent(workspaceId: string, paths: readonly string[] | "any"): Promise<void> {
-    await this.diskChanged(workspaceId, documentPaths(paths), "agent");
+  /** An agent tool call may change `paths`: their changes show as the agent's; the result merges them at once. */
+  agentChanging(workspaceId: string, paths: readonly string[] | "any"): () => Promise<void> {
+    return this.byWorkspace.get(workspaceId)?.agentChanging(documentPaths(paths)) ?? (async () => undefined);
   }
 
   /** Files among `paths` (all when omitted) changed on disk: merge them into their documents now. */

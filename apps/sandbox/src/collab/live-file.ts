@@ -87,6 +87,8 @@ export class LiveFile {
   private ended = false;
   /** The last write-back failed (said once, retried quietly). */
   private failing = false;
+  /** Agent tool calls running that may change this file: changes on disk meanwhile are the agent's. */
+  private agentCalls = 0;
 
   constructor(
     private readonly doc: Y.Doc,
@@ -119,6 +121,16 @@ export class LiveFile {
   flush(): Promise<void> {
     this.clearTimer();
     return this.enqueue(() => this.writeBack());
+  }
+
+  /** An agent tool call that may change the file starts (until the returned function is called). */
+  agentCallStarted(): () => void {
+    this.agentCalls++;
+    let ended = false;
+    return () => {
+      if (!ended) this.agentCalls--;
+      ended = true;
+    };
   }
 
   /** The file may have changed on disk: read it and merge what changed. */
@@ -230,7 +242,8 @@ export class LiveFile {
     }
     const outcome = this.merge.diskChanged(file.content);
     this.version = file.version;
-    if (outcome === "merged" && author === "agent") this.showAgent();
+    // The watcher may see the agent's write before the call returns: it is the agent's all the same.
+    if (outcome === "merged" && (author === "agent" || this.agentCalls > 0)) this.showAgent();
     this.setSaved(this.merge.diskHoldsDocument);
     // People typed while the disk changed: the merged text goes back to disk.
     if (!this.saved) this.schedule();

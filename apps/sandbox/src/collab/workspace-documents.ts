@@ -187,10 +187,27 @@ export class WorkspaceDocuments {
     );
   }
 
+  /**
+   * An agent tool call may change `paths` (all when omitted): what changes on disk meanwhile shows
+   * as the agent's, and the returned function merges them at once when the call is over.
+   */
+  agentChanging(paths: readonly string[] | undefined): () => Promise<void> {
+    const files = this.select(paths);
+    const ends = files.map((file) => file.agentCallStarted());
+    return async () => {
+      await this.merge(files, "agent");
+      for (const end of ends) end();
+    };
+  }
+
   /** Files among `paths` (all when omitted) may have changed on disk: merge them now. */
   async diskChanged(paths: readonly string[] | undefined, author: DiskAuthor): Promise<void> {
+    await this.merge(this.select(paths), author);
+  }
+
+  private async merge(files: readonly LiveFile[], author: DiskAuthor): Promise<void> {
     await Promise.all(
-      this.select(paths).map((file) =>
+      files.map((file) =>
         file
           .diskChanged(author)
           .catch((error: Error) => this.deps.log(`collab: reading ${file.path}: ${error.message}`)),

@@ -67,8 +67,11 @@ export function snapshotPort(
 export interface LiveFiles {
   /** Writes typing not yet on disk, so the tool works on the text people see. */
   flush(workspaceId: string, paths: readonly string[] | "any"): Promise<void>;
-  /** The tool may have changed files: merge them into the open documents now, as the agent's edits. */
-  changedByAgent(workspaceId: string, paths: readonly string[] | "any"): Promise<void>;
+  /**
+   * The tool may change `paths`: what changes there shows as the agent's edits; the returned
+   * function, called when the tool is done, merges them into the open documents at once.
+   */
+  agentChanging(workspaceId: string, paths: readonly string[] | "any"): () => Promise<void>;
 }
 
 /** Both lists together ("any" wins). */
@@ -104,12 +107,14 @@ export function daemonWorkspace(
         const reads = filesReached(facts.reads, request.args);
         const changes = filesReached(facts.changes, request.args);
         await live?.flush(workspaceId, union(reads, changes));
+        const changed =
+          changes === "any" || changes.length > 0 ? live?.agentChanging(workspaceId, changes) : undefined;
         const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {
           stop();
-          if (changes === "any" || changes.length > 0) await live?.changedByAgent(workspaceId, changes);
+          await changed?.();
         }
       }),
     saveOutput: (callId, content) =>
