@@ -20,6 +20,7 @@ const modules = [
   "apps/sandbox/bench/lifecycle.bench.ts",
   "bench/find.bench.ts",
   "apps/sandbox/bench/import.bench.ts",
+  "apps/sandbox/bench/collab.bench.ts",
 ];
 const only = process.argv.slice(2);
 

@@ -7,6 +7,7 @@ import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
 import { joinCluster } from "./cluster/join-cluster";
+import { CollabService } from "./collab/collab-service";
 import type { Config } from "./config";
 import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
@@ -29,6 +30,7 @@ export interface RunningService {
   agent: AgentService;
   /** This process among the instances on the database (it owns the turns it runs). */
   instanceId: string;
+  collab: CollabService;
   close(): Promise<void>;
 }
 
@@ -75,12 +77,13 @@ export async function startService(
     config.warmPool,
   );
   await workspaces.init();
+  const collab = new CollabService({ workspaces, log });
   const agent = new AgentService({
     db,
     bus: cluster.bus,
     instance: cluster.instance,
     config: agentConfig,
-    workspace: (id) => daemonWorkspace(workspaces, id),
+    workspace: (id) => daemonWorkspace(workspaces, id, collab),
     workspaceInfo: (id) => workspaces.get(id),
     log,
   });
@@ -89,6 +92,8 @@ export async function startService(
   await rm(path.join(config.dataDir, "tool-output"), { recursive: true, force: true });
   await agent.init();
   workspaces.activity.addSource({ isActive: (id) => agent.turnRunningIn(id) });
+  // A document someone has open keeps its workspace in use (also the seconds after they leave).
+  workspaces.activity.addSource({ isActive: (id) => collab.liveDocuments(id).length > 0 });
   const idleStopper = new IdleStopper(db, workspaces, config.idleStopSeconds * 1000, log);
   idleStopper.start();
   const { server, close: closeServer } = createServer({
@@ -96,6 +101,7 @@ export async function startService(
     workspaces,
     imports,
     agent,
+    collab,
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
@@ -122,10 +128,13 @@ export async function startService(
     workspaces,
     agent,
     instanceId: cluster.instance.id,
+    collab,
     async close() {
       await sweeper.stop();
       await idleStopper.stop();
       await agent.close();
+      // Typing not yet on disk goes there while the daemons still answer.
+      await collab.close().catch((err: Error) => log(`collab: ${err.message}`));
       await workspaces.close();
       uploads.close();
       await closeServer();

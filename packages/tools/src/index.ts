@@ -1,6 +1,7 @@
 export { DEFAULT_AGENT_TOOLS, type DefinitionFilter, prefersApplyPatch } from "./framework/availability";
 export { createToolContext, DEFAULT_SPILL_DIR, type ToolContextOptions } from "./framework/context";
 export type { Execution } from "./framework/execute";
+export { type FileReach, filesReached, type ToolFacts, UNKNOWN_TOOL_FACTS } from "./framework/facts";
 export type { PromptFormat, ToolDefinition } from "./framework/prompt";
 export { createRegistry, type Registry } from "./framework/registry";
 export { createSessionStore, type SessionStore } from "./framework/session";
@@ -26,4 +27,4 @@ export {
   WALK_FLAGS,
 } from "./search/ripgrep";
 export { bashTimeoutMs } from "./tools/bash";
-export { BUILTIN_TOOLS, createDefaultRegistry } from "./tools/builtin";
+export { BUILTIN_TOOLS, builtinFacts, createDefaultRegistry } from "./tools/builtin";

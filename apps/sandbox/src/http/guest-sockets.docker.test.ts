@@ -1,8 +1,10 @@
 import { AccessCloseCode } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { until } from "../collab/testing/collab-client";
 import { connectLsp } from "../lsp/testing/lsp-client";
 import {
+  execIn,
   joinShare,
   openTerminal,
   startTestService,
@@ -47,6 +49,28 @@ describe("what a guest's terminal and language server sockets may do", () => {
     await owner.waitFor(/owner-typed-4/);
     await viewer.waitFor(/owner-typed-4/);
     expect(owner.output()).not.toContain("viewer-typed");
+    owner.ws.close();
+    viewer.ws.close();
+  });
+
+  it("keeps a shared terminal at the size of whoever typed last, not at a viewer's small screen", async () => {
+    const tmux = async (...args: string[]) => (await execIn(t.instance, id, ["tmux", ...args])).out.trim();
+    const owner = await openTerminal(url, t.cookie, id, "sized");
+    owner.send("echo owner-typed\r");
+    await owner.waitFor(/owner-typed/);
+    const viewer = await openTerminal(url, cookies.viewer ?? "", id, "sized");
+    await viewer.waitFor(/owner-typed/);
+    viewer.ws.send(JSON.stringify({ type: "resize", cols: 20, rows: 5 }));
+    await until(
+      async () =>
+        (await tmux("list-clients", "-t", "sized", "-F", "#{client_width}x#{client_height}")).includes(
+          "20x5",
+        ),
+      "the viewer's small screen reached tmux",
+    );
+    expect(await tmux("display-message", "-p", "-t", "sized", "#{window_width}x#{window_height}")).toBe(
+      "120x30",
+    );
     owner.ws.close();
     viewer.ws.close();
   });

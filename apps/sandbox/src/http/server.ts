@@ -5,6 +5,8 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import type { CollabService } from "../collab/collab-service";
+import { collabUser } from "../collab/collab-user";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import { PresenceBoard } from "../presence/presence-board";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
@@ -27,6 +29,7 @@ export interface ServerDeps {
   workspaces: WorkspaceService;
   imports: WorkspaceImporter;
   agent: AgentService;
+  collab: CollabService;
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
@@ -168,7 +171,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     });
   });
 
-  const sockets = new SocketRouter(socketRoutes(driver, log, deps.lspServers), {
+  const collab = deps.collab.route((workspaceId, who) => collabUser(presence, workspaceId, who));
+  const sockets = new SocketRouter(socketRoutes(driver, log, deps.lspServers, collab), {
     principalOf: principal,
     workspaces,
     connections: auth.connections,

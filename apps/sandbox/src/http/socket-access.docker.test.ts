@@ -9,6 +9,7 @@ import { socketRoutes } from "./socket-route-table";
 const SOCKET_PATHS = [
   { prefix: "terminal", name: "main" },
   { prefix: "lsp", name: "bash" },
+  { prefix: "collab", name: "tab1" },
 ];
 
 /**
@@ -30,7 +31,7 @@ function outcome(url: string, headers: Record<string, string>): Promise<string> 
   });
 }
 
-describe("who may open a terminal or language server socket", () => {
+describe("who may open a terminal, language server or collaboration socket", () => {
   let t: TestService;
   let id: string;
   const wsBase = () => t.url.replace("http", "ws");
@@ -52,7 +53,8 @@ describe("who may open a terminal or language server socket", () => {
       nanoCpus: 1e9,
       pidsLimit: 256,
     });
-    const served = socketRoutes(driver, () => undefined, DEFAULT_LSP_SERVERS).map((r) => r.prefix);
+    const collab = t.service.collab.route(() => ({ name: "x", color: "#000000", colorLight: "#00000033" }));
+    const served = socketRoutes(driver, () => undefined, DEFAULT_LSP_SERVERS, collab).map((r) => r.prefix);
     expect(served).toEqual(SOCKET_PATHS.map((p) => p.prefix));
   });
 

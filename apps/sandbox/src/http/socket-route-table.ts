@@ -4,11 +4,12 @@ import { terminalRoute } from "../terminal/terminal-socket";
 import type { WorkspaceDriver } from "../workspaces/driver";
 import type { SocketRoute } from "./socket-routes";
 
-/** Every WebSocket the service serves (collaboration joins here). */
+/** Every WebSocket the service serves. */
 export function socketRoutes(
   driver: WorkspaceDriver,
   log: (line: string) => void,
   lspServers: readonly LspServerConfig[],
+  collab: SocketRoute,
 ): SocketRoute[] {
-  return [terminalRoute(driver, log), lspRoute(driver, log, lspServers)];
+  return [terminalRoute(driver, log), lspRoute(driver, log, lspServers), collab];
 }

@@ -101,6 +101,12 @@ export class PresenceBoard {
     room.changed();
   }
 
+  /** The name and colour the board gives `principal` on the workspace, while they are on it. */
+  identity(workspaceId: string, principal: Principal): { name: string; colour: string } | undefined {
+    const person = this.rooms.get(workspaceId)?.people.get(personKey(principal));
+    return person && { name: person.name, colour: person.colour };
+  }
+
   /** The board as `viewer` sees it now, then again after every change, until `signal` aborts. */
   async *watch(
     workspaceId: string,

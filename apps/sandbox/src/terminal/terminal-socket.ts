@@ -85,8 +85,11 @@ export async function serveTerminal(
   ws.on("error", (err) => log(`terminal ${workspaceId}/${terminal}: ${err.message}`));
 
   let started: TtyProcess;
+  // A viewer's tmux client is read-only too, and its screen never resizes the window everyone
+  // else sees (the window follows whoever typed last: tmux.conf's `window-size latest`).
+  const viewerFlags = readOnly ? "read-only,ignore-size" : "";
   try {
-    started = await driver.execTty(workspaceId, tmuxAttachCommand(terminal), size);
+    started = await driver.execTty(workspaceId, tmuxAttachCommand(terminal, viewerFlags), size);
   } catch (err) {
     log(`terminal ${workspaceId}/${terminal}: ${(err as Error).message}`);
     send(ws, { type: "error", message: `cannot open the terminal: ${(err as Error).message}` });

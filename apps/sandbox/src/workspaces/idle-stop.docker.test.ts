@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectEvents } from "../agent/testing/event-view";
 import { type ScriptedAgent, startScriptedAgent } from "../agent/testing/scripted-agent";
 import { sessionEventStream } from "../agent/testing/sse-events";
+import { collabSocket, openDocument, until } from "../collab/testing/collab-client";
 import { openTerminal, type SharedPlace, sharedPlace, waitForStatus } from "../testing/harness";
 
 const IDLE_SECONDS = 3;
@@ -117,6 +118,24 @@ describe(`a workspace nothing uses for CODER_IDLE_STOP_SECONDS (${IDLE_SECONDS} 
 
     await untilListed(control, "stopped");
     expect((await listed(watched)).status).toBe("running");
+  });
+
+  it("is not stopped while someone has a document open live, and is once they leave", async () => {
+    const { t } = agent;
+    const control = await runningWorkspace("control-3");
+    const keepControl = await openTerminal(t.url, t.cookie, control, "main");
+    const editing = await runningWorkspace("editing");
+    await t.api.files.write.mutate({ workspaceId: editing, path: "notes.md", content: "draft\n" });
+    const socket = collabSocket(t.url, t.cookie, editing);
+    const open = openDocument(socket, "notes.md");
+    await until(() => open.text() === "draft\n", "the document is live");
+    keepControl.ws.close();
+
+    await untilListed(control, "stopped");
+    expect((await listed(editing)).status).toBe("running");
+    open.provider.destroy();
+    socket.destroy();
+    expect((await untilListed(editing, "stopped")).idleStoppedAt).toEqual(expect.any(String));
   });
 });
 

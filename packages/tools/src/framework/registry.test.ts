@@ -16,6 +16,7 @@ function echoTool(overrides: Partial<Tool> = {}): Tool {
       message: z.string().describe("what to echo"),
       times: z.number().int().optional(),
     }),
+    facts: { runsIn: "workspace", reads: "none", changes: "none" },
     templateVars: () => ({ limit: 42 }),
     execute: async (args) => ({ ok: true, message: args.message }),
     format: (result) => String(result.message),

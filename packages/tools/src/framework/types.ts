@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ToolFacts } from "./facts";
 import type { SaveOutput } from "./spill";
 
 /** Error codes of the tool contract (spec §1). */
@@ -131,6 +132,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** The description with `${var}` placeholders, from `<id>.txt` beside the tool. */
   description: string;
   parameters: S;
+  /** Where it runs and which workspace files it reads and may change. */
+  facts: ToolFacts<z.infer<S>>;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
   /** Turns the result into the text the model reads. Defaults to pretty JSON. */
   format?(result: ToolResult, args: z.infer<S>): string;

@@ -1,3 +1,4 @@
+import { type ToolFacts, UNKNOWN_TOOL_FACTS } from "../framework/facts";
 import { createRegistry, type Registry } from "../framework/registry";
 import type { Tool, ToolsConfig } from "../framework/types";
 import { applyPatchTool } from "./apply_patch";
@@ -54,4 +55,9 @@ export function createDefaultRegistry(config: ToolsConfig = {}): Registry {
   const registry = createRegistry(config);
   for (const tool of BUILTIN_TOOLS) registry.register(tool);
   return registry;
+}
+
+/** The facts of a built-in tool; a tool the contract does not know may read and change anything. */
+export function builtinFacts(id: string): ToolFacts {
+  return BUILTIN_TOOLS.find((tool) => tool.id === id)?.facts ?? UNKNOWN_TOOL_FACTS;
 }

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "@coder/protocol";
 import { jsonSchema, type ToolSet, tool } from "ai";
-import type { Outcome } from "../tools/dispatcher";
+import type { Outcome } from "../tools/outcome";
 
 /** Runs one call of the model's (the turn decides how: permissions, queueing, recording). */
 export type ExecuteCall = (toolName: string, toolCallId: string, input: unknown) => Promise<Outcome>;

@@ -1,15 +1,5 @@
+import { builtinFacts } from "@coder/tools";
 import type { SnapshotPort } from "../workspace/workspace-port";
-
-/** The tools that can change files (task and batch: through the calls they make). */
-export const FILE_CHANGING_TOOLS: ReadonlySet<string> = new Set([
-  "edit",
-  "write",
-  "patch",
-  "apply_patch",
-  "bash",
-  "batch",
-  "task",
-]);
 
 /**
  * Takes a turn's snapshots: "before" ahead of its first file-changing call, "after" when it
@@ -25,7 +15,8 @@ export class ChangeTracker {
 
   /** Resolves once the files are recorded, if `tool` may change them and nothing is recorded yet. */
   async beforeCall(tool: string): Promise<void> {
-    if (!FILE_CHANGING_TOOLS.has(tool)) return;
+    // From the tool's definition; task and batch change files through the calls they make.
+    if (builtinFacts(tool).changes === "none") return;
     this.before ??= this.take("before");
     await this.before;
   }

@@ -5,15 +5,22 @@ import { newId } from "../ids";
 import { type QuestionAnswer, RequestCancelled } from "../interaction/pending-requests";
 import type { TurnState } from "../loop/turn-state";
 import { fetchPage } from "../web/fetch-page";
-import { dispatch } from "./dispatcher";
+import type { Outcome } from "./outcome";
 import { webSearch } from "./websearch";
 
 /** Default and longest wait for a web page, in seconds. */
 const FETCH_TIMEOUT_S = 30;
 const MAX_FETCH_TIMEOUT_S = 120;
 
-/** The runtime's side of the tools that need it: sub-agents, the person, the web, batches. */
-export function agentServices(turn: TurnState, part: ToolPart): AgentServices {
+/**
+ * The runtime's side of the tools that need it: sub-agents, the person, the web, batches.
+ * `runCall` runs one more call of the model's (a batch's parts) the way the dispatcher runs any.
+ */
+export function agentServices(
+  turn: TurnState,
+  part: ToolPart,
+  runCall: (call: ToolPart) => Promise<Outcome>,
+): AgentServices {
   return {
     async task(args, ctx) {
       const agent = SUBAGENTS.find((a) => a === args.agent);
@@ -100,7 +107,7 @@ export function agentServices(turn: TurnState, part: ToolPart): AgentServices {
             state: "pending",
             parentCallId: part.callId,
           });
-          const outcome = await dispatch(turn, sub);
+          const outcome = await runCall(sub);
           sub.state = outcome.result.ok ? "completed" : "error";
           sub.result = outcome.result;
           sub.output = outcome.output;

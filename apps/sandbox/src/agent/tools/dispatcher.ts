@@ -1,13 +1,6 @@
 import type { ApprovalRequest, ToolPart } from "@coder/protocol";
 import { containerLayout } from "@coder/protocol";
-import {
-  fail,
-  type PermissionRequest,
-  type SessionState,
-  type ToolContext,
-  ToolError,
-  type ToolResult,
-} from "@coder/tools";
+import { fail, type PermissionRequest, type SessionState, type ToolContext, ToolError } from "@coder/tools";
 import { DaemonCallError, DaemonUnavailableError } from "../../daemon/daemon-connection";
 import { WorkspaceError } from "../../workspaces/workspace-service";
 import { newId } from "../ids";
@@ -17,16 +10,9 @@ import { REPEAT_LIMIT } from "../loop/repeat-detector";
 import type { TurnState } from "../loop/turn-state";
 import { decide } from "../permissions/check";
 import { agentServices } from "./agent-services";
-import { failureText, SERVICE_TOOLS, toolsConfig } from "./local-registry";
+import { failureText, toolsConfig } from "./local-registry";
+import type { Outcome } from "./outcome";
 import { loadTodos, saveTodos } from "./todos";
-
-export interface Outcome {
-  result: ToolResult;
-  /** The text the model reads. */
-  output: string;
-  /** The person rejected the call without a word: the turn stops here. */
-  endTurn?: boolean;
-}
 
 const failed = (code: Parameters<typeof fail>[0], message: string, hint?: string): Outcome => {
   const result = fail(code, message, hint);
@@ -79,7 +65,7 @@ export async function dispatch(turn: TurnState, part: ToolPart): Promise<Outcome
   if (turn.signal.aborted) return aborted();
   part.state = "running";
   void turn.message.update(part);
-  if (SERVICE_TOOLS.has(part.tool)) return runLocal(turn, part, args);
+  if (local.get(part.tool)?.facts.runsIn === "service") return runLocal(turn, part, args);
   return runInWorkspace(turn, part, args);
 }
 
@@ -154,7 +140,7 @@ async function runLocal(turn: TurnState, part: ToolPart, args: Record<string, un
     spillDir: containerLayout.spillDir,
     saveOutput: (callId, text) => saveInWorkspace(turn, callId, text),
     config: toolsConfig(turn.deps.config),
-    services: agentServices(turn, part),
+    services: agentServices(turn, part, (call) => dispatch(turn, call)),
   };
   const execution = await turn.deps.local.execute(tool, args, ctx);
   if (tool === "todowrite" && execution.result.ok) await saveTodos(turn, session.todos);

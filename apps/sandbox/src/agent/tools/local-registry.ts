@@ -2,27 +2,15 @@ import { containerLayout } from "@coder/protocol";
 import { createDefaultRegistry, type Registry, type ToolResult, type ToolsConfig } from "@coder/tools";
 import type { AgentConfig } from "../config/agent-config";
 
-/**
- * Tools the service runs itself, through its own registry of @coder/tools (same validation and
- * formatting as in the workspace): they need the runtime or a person, or keep their state in the
- * service's database. Everything else runs in the workspace's daemon.
- */
-export const SERVICE_TOOLS = new Set([
-  "todoread",
-  "todowrite",
-  "task",
-  "question",
-  "plan_exit",
-  "webfetch",
-  "websearch",
-  "batch",
-]);
-
 export function toolsConfig(config: AgentConfig): ToolsConfig {
   return { workspaceRoot: containerLayout.workspace, experimental: config.experimental };
 }
 
-/** The service's registry: runs the service's tools and says which permission any call needs. */
+/**
+ * The service's registry, of @coder/tools (same validation and formatting as in the workspace):
+ * runs the tools whose facts say they run in the service (they need the runtime or a person, or
+ * keep their state in the service's database), and says which permission any call needs.
+ */
 export function createLocalRegistry(config: AgentConfig): Registry {
   return createDefaultRegistry(toolsConfig(config));
 }

@@ -1,4 +1,5 @@
 import type { DaemonRequests, ToolDefinition, ToolsExecuteResult, TurnDiff } from "@coder/protocol";
+import { builtinFacts, filesReached } from "@coder/tools";
 import {
   DaemonCallError,
   type DaemonConnection,
@@ -59,11 +60,36 @@ export function snapshotPort(
 }
 
 /**
+ * The files people have open live in the workspace, as the agent's tool calls must meet them.
+ * `paths` are as the tool's arguments name them (relative to the workspace or absolute), or
+ * "any" for a call that may reach every file (a shell, a search).
+ */
+export interface LiveFiles {
+  /** Writes typing not yet on disk, so the tool works on the text people see. */
+  flush(workspaceId: string, paths: readonly string[] | "any"): Promise<void>;
+  /**
+   * The tool may change `paths`: what changes there shows as the agent's edits; the returned
+   * function, called when the tool is done, merges them into the open documents at once.
+   */
+  agentChanging(workspaceId: string, paths: readonly string[] | "any"): () => Promise<void>;
+}
+
+/** Both lists together ("any" wins). */
+function union(a: readonly string[] | "any", b: readonly string[] | "any"): readonly string[] | "any" {
+  return a === "any" || b === "any" ? "any" : [...a, ...b];
+}
+
+/**
  * The workspace's daemon, reached through the workspace service. Calls go straight to the daemon
  * (asking the engine whether the container runs would cost more than the call); when it cannot
- * be reached, the workspace's state explains why (stopped, missing).
+ * be reached, the workspace's state explains why (stopped, missing). A tool call first flushes
+ * the live documents and, if it may change files, merges them right after.
  */
-export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: string): WorkspacePort {
+export function daemonWorkspace(
+  workspaces: WorkspaceService,
+  workspaceId: string,
+  live?: LiveFiles,
+): WorkspacePort {
   const call = async <T>(run: (daemon: DaemonConnection) => Promise<T>): Promise<T> => {
     try {
       return await run(workspaces.daemon(workspaceId));
@@ -76,11 +102,19 @@ export function daemonWorkspace(workspaces: WorkspaceService, workspaceId: strin
     listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
     executeTool: (request, onProgress, signal) =>
       call(async (daemon) => {
+        // Which files the call reaches, from the tool's definition.
+        const facts = builtinFacts(request.tool);
+        const reads = filesReached(facts.reads, request.args);
+        const changes = filesReached(facts.changes, request.args);
+        await live?.flush(workspaceId, union(reads, changes));
+        const changed =
+          changes === "any" || changes.length > 0 ? live?.agentChanging(workspaceId, changes) : undefined;
         const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {
           stop();
+          await changed?.();
         }
       }),
     saveOutput: (callId, content) =>

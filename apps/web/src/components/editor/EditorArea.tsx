@@ -64,17 +64,23 @@ export function EditorArea({
             Preview
           </button>
         )}
-        <button
-          type="button"
-          className={`button ${styles.save}`}
-          data-testid="save-button"
-          disabled={!editable || activeFile?.saving}
-          onClick={() => active && controller.save(active)}
-          title="Save (Ctrl/Cmd-S)"
-        >
-          {activeFile?.saving && <span className="spinner" />}
-          Save
-        </button>
+        {activeFile?.live ? (
+          <span className={styles.save} data-testid="disk-state" data-saved={String(!activeFile.dirty)}>
+            {activeFile.dirty ? "Writing to disk…" : "On disk"}
+          </span>
+        ) : (
+          <button
+            type="button"
+            className={`button ${styles.save}`}
+            data-testid="save-button"
+            disabled={!editable || activeFile?.saving}
+            onClick={() => active && controller.save(active)}
+            title="Save (Ctrl/Cmd-S)"
+          >
+            {activeFile?.saving && <span className="spinner" />}
+            Save
+          </button>
+        )}
       </div>
       {activeFile?.notice && <DiskNoticeBar file={activeFile} controller={controller} />}
       <div className={styles.body}>
@@ -116,13 +122,14 @@ function EditorTab({
       data-testid="editor-tab"
       data-path={file.path}
       data-dirty={String(file.dirty)}
+      data-live={String(file.live ?? false)}
       onClick={onSelect}
       onKeyDown={(event) => event.key === "Enter" && onSelect()}
       onAuxClick={(event) => event.button === 1 && onClose()}
     >
       <span className={styles.tabName}>{baseName(file.path)}</span>
       {file.dirty && (
-        <span className={styles.dirty} title="Unsaved changes">
+        <span className={styles.dirty} title={file.live ? "Not yet written to disk" : "Unsaved changes"}>
           ●
         </span>
       )}

@@ -1,8 +1,22 @@
-import type { EditorState, TransactionSpec } from "@codemirror/state";
+import {
+  type ChangeSpec,
+  EditorState,
+  type Extension,
+  Text,
+  Transaction,
+  type TransactionSpec,
+} from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { FileChange, ReadResult, WriteResult } from "@coder/protocol";
+import {
+  type CollabNote,
+  type FileChange,
+  MAX_COLLAB_FILE_BYTES,
+  type ReadResult,
+  type WriteResult,
+} from "@coder/protocol";
 import { errorCode, errorMessage, isConflict } from "../../lib/errors/error-message";
 import { isWithin, movedPath, normalizePath } from "../../lib/paths/workspace-path";
+import { type LiveDocument, LiveDocumentError } from "./collab/live-document";
 import { type EditorCommand, runEditorCommand } from "./editor-commands";
 import { editorExtensions } from "./editor-extensions";
 import { diskReaction, FileDocuments } from "./file-documents";
@@ -28,6 +42,11 @@ export interface EditorControllerDeps {
   intelligence?: LanguageIntelligence;
   /** A viewer's editor: files open and show, nothing can be typed or saved. */
   readOnly?: boolean;
+  /**
+   * Opens a text file's live document, shared with everyone else and the agent and written to
+   * disk by the service; without it (or when it fails) files open the classic way: load, Save.
+   */
+  openLive?: (path: string) => Promise<LiveDocument>;
 }
 
 /**
@@ -43,6 +62,8 @@ export class EditorController implements EditorHost {
   private view: EditorView | null = null;
   /** The path whose state the view holds. */
   private shown: string | null = null;
+  /** Files open live, by path. */
+  private readonly live = new Map<string, LiveDocument>();
 
   constructor(private readonly deps: EditorControllerDeps) {
     deps.intelligence?.bind(this);
@@ -84,6 +105,7 @@ export class EditorController implements EditorHost {
       view.destroy();
       this.view = null;
       this.shown = null;
+      this.bindHiddenLive();
     };
   }
 
@@ -92,13 +114,17 @@ export class EditorController implements EditorHost {
     const doc = path ? this.documents.get(path) : undefined;
     this.shown = doc ? path : null;
     const view = this.view;
-    if (!view || !doc) return;
+    if (!view || !doc) {
+      this.bindHiddenLive();
+      return;
+    }
     if (view.state !== doc.state) {
       view.setState(doc.state);
       view.dispatch({ effects: EditorView.scrollIntoView(doc.state.selection.main.head, { y: "center" }) });
     } else {
       view.requestMeasure();
     }
+    this.bindHiddenLive();
   }
 
   focus(): void {
@@ -144,15 +170,15 @@ export class EditorController implements EditorHost {
     this.dispatch({ type: "open", path });
     if (existing && existing.phase !== "failed") return;
     try {
-      const [file, language] = await Promise.all([this.deps.files.read(path), loadLanguageFor(path)]);
-      if (file.kind === "text" && !this.documents.get(path)) {
-        const intelligence = this.deps.intelligence?.extension(path) ?? [];
-        this.documents.create(
-          path,
-          file.content,
-          file.version,
-          editorExtensions([language, intelligence], this.deps.readOnly ?? false),
-        );
+      const [file, extensions] = await Promise.all([this.deps.files.read(path), this.extensionsFor(path)]);
+      const live =
+        file.kind === "text" && file.size <= MAX_COLLAB_FILE_BYTES ? await this.openLive(path) : null;
+      const stillWanted = !this.documents.get(path) && this.tabs.files.some((f) => f.path === path);
+      if (live && stillWanted) this.startLive(path, live, extensions, live.text.toString());
+      else {
+        live?.destroy();
+        if (file.kind === "text" && stillWanted)
+          this.documents.create(path, file.content, file.version, extensions);
       }
       this.dispatch({ type: "loaded", path, kind: file.kind, size: file.size });
       // Markdown and SVG open with their preview beside them.
@@ -166,7 +192,10 @@ export class EditorController implements EditorHost {
 
   close(path: string): void {
     const doc = this.documents.get(path);
-    if (doc?.dirty && !this.deps.confirm(`Close ${path} without saving your changes?`)) return;
+    const live = this.live.get(path);
+    if (!live && doc?.dirty && !this.deps.confirm(`Close ${path} without saving your changes?`)) return;
+    live?.destroy();
+    this.live.delete(path);
     this.documents.close(path);
     this.deps.intelligence?.closed(path);
     if (this.shown === path) this.shown = null;
@@ -176,7 +205,8 @@ export class EditorController implements EditorHost {
   /** Saves the file; without `overwrite`, refuses (and says so) if the disk changed since it was read. */
   async save(path: string, overwrite = false): Promise<void> {
     const doc = this.documents.get(path);
-    if (!doc || doc.saving) return;
+    // A live file is written by the service as people type.
+    if (!doc || doc.saving || this.live.has(path)) return;
     const sent = doc.state.doc;
     doc.saving = true;
     this.dispatch({ type: "update", path, changes: { saving: true } });
@@ -209,7 +239,11 @@ export class EditorController implements EditorHost {
     const doc = this.documents.get(path);
     if (!doc) return;
     if (this.view && this.shown === path) this.view.dispatch(spec);
-    else this.record(path, doc.state.update(spec).state);
+    else {
+      const transaction = doc.state.update(spec);
+      this.live.get(path)?.hiddenEdit(transaction);
+      this.record(path, transaction.state);
+    }
   }
 
   /** Replaces the text with the disk's, discarding unsaved edits (they stay in undo history). */
@@ -238,7 +272,8 @@ export class EditorController implements EditorHost {
       const path = normalizePath(change.path);
       if (change.type === "unlink" || change.type === "unlinkDir") {
         for (const file of this.tabs.files) {
-          if (isWithin(file.path, path)) this.markDeleted(file.path);
+          // The service tells a live file's editors itself (and follows a rename).
+          if (isWithin(file.path, path) && !this.live.has(file.path)) this.markDeleted(file.path);
         }
       } else if (change.type !== "addDir") {
         void this.checkDisk(path);
@@ -251,29 +286,145 @@ export class EditorController implements EditorHost {
     for (const file of this.tabs.files) void this.checkDisk(file.path);
   }
 
-  /** Follows a rename made from the file tree. */
+  /** Follows a rename made from the file tree (or reported by the service for a live file). */
   moved(from: string, to: string): void {
+    // A live document belongs to its path: the file is opened live again under the new one.
+    const wasLive = [...this.live.keys()].filter((path) => isWithin(path, from));
+    for (const path of wasLive) {
+      this.live.get(path)?.destroy();
+      this.live.delete(path);
+    }
     const renamed = this.documents.move(from, to);
     if (this.shown) this.shown = movedPath(this.shown, from, to);
     this.dispatch({ type: "moved", from, to });
     const intelligence = this.deps.intelligence;
-    if (!intelligence) return;
     // The language server knows the file by its URI: close the old name, open the new one.
-    for (const [old, next] of renamed) this.transact(next, { effects: intelligence.renamed(old, next) });
+    if (intelligence)
+      for (const [old, next] of renamed) this.transact(next, { effects: intelligence.renamed(old, next) });
+    for (const path of wasLive) void this.reopenLive(movedPath(path, from, to));
   }
 
   /** A delete made from the file tree: clean tabs close, unsaved ones say what happened. */
   deleted(path: string): void {
     for (const file of this.tabs.files) {
       if (!isWithin(file.path, path)) continue;
-      if (this.documents.get(file.path)?.dirty) this.markDeleted(file.path);
+      if (this.documents.get(file.path)?.dirty && !this.live.has(file.path)) this.markDeleted(file.path);
       else this.close(file.path);
     }
   }
 
-  private async checkDisk(path: string): Promise<void> {
+  /** The language and language-server extensions of a file's state (what every state of it carries). */
+  private async extensionsFor(path: string): Promise<Extension> {
+    const language = await loadLanguageFor(path);
+    const intelligence = this.deps.intelligence?.extension(path) ?? [];
+    return editorExtensions([language, intelligence], this.deps.readOnly ?? false);
+  }
+
+  /** The file's live document, or null when it should open the classic way. */
+  private async openLive(path: string): Promise<LiveDocument | null> {
+    if (!this.deps.openLive) return null;
+    try {
+      return await this.deps.openLive(path);
+    } catch (error) {
+      if (error instanceof LiveDocumentError && error.reason === "access") throw error;
+      return null;
+    }
+  }
+
+  /** Shows `live` in the file's tab: a state bound to it, starting from its text. */
+  private startLive(path: string, live: LiveDocument, extensions: Extension, text: string): void {
+    const previous = this.documents.get(path)?.state.selection.main;
+    const head = Math.min(previous?.head ?? 0, text.length);
+    const doc = this.documents.create(path, text, undefined, [extensions, live.extension()]);
+    doc.state = doc.state.update({ selection: { anchor: head } }).state;
+    this.live.set(path, live);
+    live.bind({
+      saved: (saved) => this.dispatch({ type: "update", path, changes: { dirty: !saved } }),
+      closed: (note) => this.liveClosed(path, live, note),
+      lost: (error) => this.liveLost(path, live, error),
+    });
+    this.dispatch({ type: "update", path, changes: { live: true } });
+    if (this.shown === path) this.show(path);
+    else this.bindHiddenLive();
+  }
+
+  /** Opens the file live again (its copy was from an earlier load, or it moved). */
+  private async reopenLive(path: string): Promise<void> {
+    const old = this.live.get(path);
+    old?.destroy();
+    this.live.delete(path);
+    try {
+      const [extensions, live] = await Promise.all([this.extensionsFor(path), this.openLive(path)]);
+      if (!this.documents.get(path) || this.live.has(path)) return live?.destroy();
+      if (live) this.startLive(path, live, extensions, live.text.toString());
+      else this.detachLive(path, extensions);
+    } catch (error) {
+      if (!this.deps.sessionExpired(error))
+        this.deps.showError(`Could not reopen ${path}: ${errorMessage(error)}`);
+    }
+  }
+
+  /** The file stays open with its text, the classic way (Save writes it). */
+  private detachLive(path: string, extensions: Extension): void {
     const doc = this.documents.get(path);
     if (!doc) return;
+    const state = EditorState.create({ doc: doc.state.doc, selection: doc.state.selection, extensions });
+    this.documents.update(path, state);
+    this.dispatch({ type: "update", path, changes: { live: false } });
+    if (this.shown === path) this.show(path);
+  }
+
+  private liveClosed(path: string, live: LiveDocument, note: Extract<CollabNote, { type: "closed" }>): void {
+    if (this.live.get(path) !== live) return;
+    if (note.reason === "renamed" && note.to) {
+      this.moved(path, note.to);
+      return;
+    }
+    live.destroy();
+    this.live.delete(path);
+    void this.extensionsFor(path).then((extensions) => {
+      this.detachLive(path, extensions);
+      if (note.reason === "deleted") {
+        // What the tab shows is on no disk now: Save would write it back.
+        const doc = this.documents.get(path);
+        if (doc) this.documents.markSaved(path, Text.empty, undefined);
+        this.dispatch({ type: "update", path, changes: { dirty: doc?.dirty ?? false } });
+        this.markDeleted(path);
+      } else this.deps.showError(`${path}: ${note.message}`);
+    });
+  }
+
+  private liveLost(path: string, live: LiveDocument, error: LiveDocumentError): void {
+    if (this.live.get(path) !== live) return;
+    if (error.reason === "stale-copy") return void this.reopenLive(path);
+    live.destroy();
+    this.live.delete(path);
+    void this.extensionsFor(path).then((extensions) => this.detachLive(path, extensions));
+    if (error.reason !== "access") this.deps.showError(`${path} is no longer shared: ${error.message}`);
+  }
+
+  /**
+   * Live files whose state is not in the view take others' changes here (the view plugin does
+   * it for the shown one).
+   */
+  private bindHiddenLive(): void {
+    for (const [path, live] of this.live) {
+      const shown =
+        this.view !== null && this.shown === path && this.view.state === this.documents.get(path)?.state;
+      live.setHidden(shown ? null : (changes: ChangeSpec[]) => this.applyRemote(path, live, changes));
+    }
+  }
+
+  private applyRemote(path: string, live: LiveDocument, changes: ChangeSpec[]): void {
+    const doc = this.documents.get(path);
+    if (!doc) return;
+    const spec = { changes, annotations: [live.remoteAnnotation(), Transaction.addToHistory.of(false)] };
+    this.record(path, doc.state.update(spec).state);
+  }
+
+  private async checkDisk(path: string): Promise<void> {
+    const doc = this.documents.get(path);
+    if (!doc || this.live.has(path)) return;
     if (doc.saving || doc.checking) {
       doc.recheck = true;
       return;
@@ -328,7 +479,8 @@ export class EditorController implements EditorHost {
 
   private record(path: string, state: EditorState): void {
     const textChanged = this.documents.get(path)?.state.doc !== state.doc;
-    if (this.documents.update(path, state)) {
+    // A live file's tab is "dirty" while the disk has not caught up, as the service says.
+    if (this.documents.update(path, state) && !this.live.has(path)) {
       this.dispatch({ type: "update", path, changes: { dirty: this.documents.get(path)?.dirty ?? false } });
     }
     if (textChanged) for (const listener of this.textListeners) listener(path);

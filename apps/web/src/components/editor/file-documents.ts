@@ -25,7 +25,7 @@ export interface FileDocument {
 export class FileDocuments {
   private readonly docs = new Map<string, FileDocument>();
 
-  create(path: string, content: string, version: string, extensions: Extension): FileDocument {
+  create(path: string, content: string, version: string | undefined, extensions: Extension): FileDocument {
     const state = EditorState.create({ doc: content, extensions });
     const doc: FileDocument = {
       state,

@@ -14,6 +14,8 @@ export interface OpenFile {
   notice: DiskNotice | null;
   /** The rendered view beside the text is shown (Markdown, SVG: see preview-kind.ts). */
   preview?: boolean;
+  /** Shared live: the service writes it to disk (`dirty` says it has not caught up yet); no Save. */
+  live?: boolean;
 }
 
 export type DiskNotice = "changed-on-disk" | "deleted-on-disk" | "save-conflict";
@@ -32,7 +34,7 @@ export type OpenFilesAction =
   | {
       type: "update";
       path: string;
-      changes: Partial<Pick<OpenFile, "dirty" | "saving" | "notice" | "preview">>;
+      changes: Partial<Pick<OpenFile, "dirty" | "saving" | "notice" | "preview" | "live">>;
     }
   | { type: "moved"; from: string; to: string };
 

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
 import { useTRPCClient } from "../../lib/trpc/client";
 import { useToasts } from "../toast/Toasts";
+import { LiveDocument } from "./collab/live-document";
 import { EditorController } from "./editor-controller";
 import { LanguageIntelligence } from "./lsp/language-intelligence";
 
@@ -27,6 +28,7 @@ export function useEditor(workspaceId: string, readOnly: boolean): EditorControl
         sessionExpired: redirectIfLoggedOut,
         intelligence: new LanguageIntelligence({ workspaceId }),
         readOnly,
+        openLive: (path) => LiveDocument.open({ location: window.location, workspaceId, path }),
       }),
   );
   // Language servers stop with the page; a remount opens new connections as files need them.

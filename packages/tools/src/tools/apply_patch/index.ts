@@ -14,6 +14,7 @@ export const applyPatchTool = defineTool({
   id: "apply_patch",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: patchedFiles, changes: patchedFiles },
   approval: (args) => {
     const parsed = parseEnvelope(args.patch);
     return patchApproval(parsed.ok ? parsed.value.flatMap(paths) : undefined, "Apply patch");
@@ -30,4 +31,10 @@ function paths(operation: EnvelopeOperation): string[] {
   return operation.kind === "update" && operation.moveTo !== undefined
     ? [operation.path, operation.moveTo]
     : [operation.path];
+}
+
+/** The files the patch names; none when it does not parse (it then changes nothing). */
+function patchedFiles(args: { patch: string }): string[] {
+  const parsed = parseEnvelope(args.patch);
+  return parsed.ok ? parsed.value.flatMap(paths) : [];
 }

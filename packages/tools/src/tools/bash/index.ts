@@ -37,6 +37,7 @@ export const bashTool = defineTool({
   id: "bash",
   description: bashDescription,
   parameters,
+  facts: { runsIn: "workspace", reads: "any", changes: "any" },
   templateVars: (config) => ({
     defaultTimeoutMs: DEFAULT_TIMEOUT_MS,
     defaultTimeoutS: DEFAULT_TIMEOUT_MS / 1000,

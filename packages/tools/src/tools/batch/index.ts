@@ -24,6 +24,7 @@ export const batchTool = defineTool({
   id: "batch",
   description,
   parameters,
+  facts: { runsIn: "service", reads: "any", changes: "any" },
   templateVars: () => ({ maxCalls: MAX_CALLS }),
   enabled: (config) => config.experimental?.batch_tool === true,
   async execute(args, ctx) {

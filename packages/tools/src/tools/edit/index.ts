@@ -28,6 +28,7 @@ export const editTool = defineTool({
   id: "edit",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: (args) => [args.path], changes: (args) => [args.path] },
   approval: (args) => ({ permission: "edit", patterns: [args.path], title: `Edit ${args.path}` }),
   async execute(args, ctx) {
     if (args.old_string === args.new_string) {

@@ -22,6 +22,7 @@ export const globTool = defineTool({
   id: "glob",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: "any", changes: "none" },
   templateVars: () => ({ maxMatches: MAX_MATCHES }),
   approval: (args) => ({
     permission: "read",

@@ -38,6 +38,7 @@ export const grepTool = defineTool({
   id: "grep",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: "any", changes: "none" },
   templateVars: () => ({ defaultMatches: DEFAULT_MATCHES }),
   approval: (args) => ({
     permission: "read",

@@ -15,6 +15,7 @@ export const invalidTool = defineTool({
   id: "invalid",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: "none", changes: "none" },
   hidden: true,
   async execute(args) {
     return fail(

@@ -17,6 +17,7 @@ export const listTool = defineTool({
   id: "list",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: "any", changes: "none" },
   templateVars: () => ({ maxItems: MAX_ITEMS }),
   approval: (args) => ({ permission: "read", patterns: [args.path], title: `List ${args.path}` }),
   async execute(args, ctx) {

@@ -18,6 +18,7 @@ export const lspDefinitionTool = defineTool({
   id: "lsp_definition",
   description,
   parameters: positionParameters,
+  facts: { runsIn: "workspace", reads: "any", changes: "none" },
   templateVars: lspTemplateVars,
   approval: (args) => ({
     permission: "lsp",

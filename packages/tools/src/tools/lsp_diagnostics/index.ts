@@ -16,6 +16,7 @@ export const lspDiagnosticsTool = defineTool({
   id: "lsp_diagnostics",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: (args) => [args.path], changes: "none" },
   templateVars: lspTemplateVars,
   approval: (args) => ({
     permission: "lsp",

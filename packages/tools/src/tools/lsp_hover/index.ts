@@ -13,6 +13,7 @@ export const lspHoverTool = defineTool({
   id: "lsp_hover",
   description,
   parameters: positionParameters,
+  facts: { runsIn: "workspace", reads: (args) => [args.path], changes: "none" },
   templateVars: lspTemplateVars,
   approval: (args) => ({
     permission: "lsp",

@@ -21,6 +21,7 @@ export const patchTool = defineTool({
   id: "patch",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: patchedFiles, changes: patchedFiles },
   approval: (args) => {
     const parsed = parseUnifiedDiff(args.patch);
     return patchApproval(parsed.ok ? parsed.value.flatMap(paths) : undefined, "Apply patch");
@@ -35,4 +36,10 @@ export const patchTool = defineTool({
 
 function paths(diff: FileDiff): string[] {
   return [diff.oldPath, diff.newPath].filter((p): p is string => p !== null);
+}
+
+/** The files the patch names; none when it does not parse (it then changes nothing). */
+function patchedFiles(args: { patch: string }): string[] {
+  const parsed = parseUnifiedDiff(args.patch);
+  return parsed.ok ? parsed.value.flatMap(paths) : [];
 }

@@ -8,6 +8,7 @@ export const planExitTool = defineTool({
   id: "plan_exit",
   description,
   parameters: z.object({}),
+  facts: { runsIn: "service", reads: "none", changes: "none" },
   async execute(_args, ctx) {
     const exit = requireService(ctx, "planExit", "plan_exit");
     const { approved } = await exit(ctx);

@@ -20,6 +20,7 @@ export const questionTool = defineTool({
   id: "question",
   description,
   parameters,
+  facts: { runsIn: "service", reads: "none", changes: "none" },
   async execute(args, ctx) {
     const ask = requireService(ctx, "question", "question");
     const { answers } = await ask(args, ctx);

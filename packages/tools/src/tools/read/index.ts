@@ -37,6 +37,7 @@ export const readTool = defineTool({
   id: "read",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: (args) => [args.path], changes: "none" },
   // Pages are bounded here (lines, line length, bytes), and a spilled page would only point back.
   ownsTruncation: true,
   templateVars: () => ({ defaultLimit: DEFAULT_LIMIT, maxLimit: MAX_LIMIT, maxLineChars: MAX_LINE_CHARS }),

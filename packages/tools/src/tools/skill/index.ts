@@ -20,6 +20,7 @@ export const skillTool = defineTool({
   id: "skill",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: "any", changes: "none" },
   approval: (args) =>
     args.action === "load" && args.name
       ? { permission: "skill", patterns: [args.name], title: `Load skill ${args.name}` }

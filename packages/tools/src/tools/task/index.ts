@@ -17,6 +17,7 @@ export const taskTool = defineTool({
   id: "task",
   description,
   parameters,
+  facts: { runsIn: "service", reads: "any", changes: "any" },
   approval: (args) => ({ permission: "task", patterns: [args.agent], title: `Run the ${args.agent} agent` }),
   async execute(args, ctx) {
     const run = requireService(ctx, "task", "task");

@@ -7,6 +7,7 @@ export const todoreadTool = defineTool({
   id: "todoread",
   description,
   parameters: z.object({}),
+  facts: { runsIn: "service", reads: "none", changes: "none" },
   async execute(_args, ctx) {
     return todoListResult(ctx);
   },

@@ -37,6 +37,7 @@ export const todowriteTool = defineTool({
   id: "todowrite",
   description,
   parameters,
+  facts: { runsIn: "service", reads: "none", changes: "none" },
   async execute(args, ctx) {
     ctx.session.todos = args.todos.map((t) => ({ ...t }));
     return todoListResult(ctx);

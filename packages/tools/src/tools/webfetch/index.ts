@@ -16,6 +16,7 @@ export const webfetchTool = defineTool({
   id: "webfetch",
   description,
   parameters,
+  facts: { runsIn: "service", reads: "none", changes: "none" },
   approval: (args) => ({ permission: "webfetch", patterns: [args.url], title: `Fetch ${args.url}` }),
   async execute(args, ctx) {
     const fetchPage = requireService(ctx, "webfetch", "webfetch");

@@ -12,6 +12,7 @@ export const websearchTool = defineTool({
   id: "websearch",
   description,
   parameters,
+  facts: { runsIn: "service", reads: "none", changes: "none" },
   enabled: (config) => config.experimental?.websearch === true,
   approval: (args) => ({
     permission: "websearch",

@@ -19,6 +19,7 @@ export const writeTool = defineTool({
   id: "write",
   description,
   parameters,
+  facts: { runsIn: "workspace", reads: (args) => [args.path], changes: (args) => [args.path] },
   approval: (args) => ({ permission: "edit", patterns: [args.path], title: `Write ${args.path}` }),
   async execute(args, ctx) {
     const file = await resolveInWorkspace(ctx.workspaceRoot, args.path, { forWrite: true });

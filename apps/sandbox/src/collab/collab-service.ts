@@ -1,0 +1,113 @@
+import path from "node:path";
+import { type CollabUser, containerLayout, MAX_COLLAB_FILE_BYTES } from "@coder/protocol";
+import { z } from "zod";
+import type { LiveFiles } from "../agent/workspace/workspace-port";
+import type { Principal } from "../auth/principal";
+import type { SocketRoute } from "../http/socket-routes";
+import type { WorkspaceService } from "../workspaces/workspace-service";
+import type { DiskAuthor } from "./live-file";
+import { WorkspaceDocuments } from "./workspace-documents";
+
+/** Tool arguments' paths as document names (canonical, relative to the workspace); undefined: all. */
+function documentPaths(paths: readonly string[] | "any"): string[] | undefined {
+  if (paths === "any") return undefined;
+  const root = `${containerLayout.workspace}/`;
+  return paths.map((p) => {
+    const relative = p.startsWith(root) ? p.slice(root.length) : p;
+    return path.posix.normalize(relative).replace(/^\.\//, "");
+  });
+}
+
+/** A frame carries at most a whole document's update (a first sync of a full file, a large paste). */
+export const MAX_COLLAB_FRAME_BYTES = 4 * MAX_COLLAB_FILE_BYTES;
+
+/** The last path segment of `/collab/<workspace>/<tab>`: the tab's own id (for the log only). */
+const tabId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+export interface CollabServiceDeps {
+  workspaces: WorkspaceService;
+  log(line: string): void;
+}
+
+/** Who a collaboration socket's cursor says it is, from the service's own records. */
+export type IdentityOf = (workspaceId: string, principal: Principal) => CollabUser;
+
+/**
+ * Live co-editing for every workspace: the `/collab` socket route and, for the agent, the two
+ * moments it must meet the documents (flush before a tool touches files, merge right after).
+ */
+export class CollabService implements LiveFiles {
+  private readonly byWorkspace = new Map<string, WorkspaceDocuments>();
+
+  constructor(private readonly deps: CollabServiceDeps) {}
+
+  /** `/collab/<workspace>/<tab>`: a viewer's documents are read-only; their cursor still shows. */
+  route(identity: IdentityOf): SocketRoute {
+    return {
+      prefix: "collab",
+      name: tabId,
+      minimumRole: "viewer",
+      maxPayload: MAX_COLLAB_FRAME_BYTES,
+      serve: (ws, { workspaceId }, access) =>
+        this.documents(workspaceId).accept(ws, access, () => identity(workspaceId, access.principal)),
+    };
+  }
+
+  /** Pending typing in the workspace's live documents among `paths` goes to disk. */
+  async flush(workspaceId: string, paths: readonly string[] | "any"): Promise<void> {
+    await this.byWorkspace.get(workspaceId)?.flush(documentPaths(paths));
+  }
+
+  /** An agent tool call may change `paths`: their changes show as the agent's; the result merges them at once. */
+  agentChanging(workspaceId: string, paths: readonly string[] | "any"): () => Promise<void> {
+    return this.byWorkspace.get(workspaceId)?.agentChanging(documentPaths(paths)) ?? (async () => undefined);
+  }
+
+  /** Files among `paths` (all when omitted) changed on disk: merge them into their documents now. */
+  async diskChanged(
+    workspaceId: string,
+    paths: readonly string[] | undefined,
+    author: DiskAuthor,
+  ): Promise<void> {
+    await this.byWorkspace.get(workspaceId)?.diskChanged(paths, author);
+  }
+
+  /** The paths of the workspace's live documents. */
+  liveDocuments(workspaceId: string): string[] {
+    return this.byWorkspace.get(workspaceId)?.paths ?? [];
+  }
+
+  /** Writes every document back and closes them (the service stops). */
+  async close(): Promise<void> {
+    await Promise.all([...this.byWorkspace.values()].map((docs) => docs.close()));
+  }
+
+  private documents(workspaceId: string): WorkspaceDocuments {
+    let docs = this.byWorkspace.get(workspaceId);
+    if (!docs) {
+      const created = new WorkspaceDocuments({
+        files: {
+          read: async (path) =>
+            (await this.deps.workspaces.runningDaemon(workspaceId)).request("fs.read", {
+              path,
+              maxBytes: MAX_COLLAB_FILE_BYTES,
+            }),
+          write: async (path, content, expectedVersion) =>
+            (await this.deps.workspaces.runningDaemon(workspaceId)).request("fs.write", {
+              path,
+              content,
+              expectedVersion,
+            }),
+        },
+        changes: this.deps.workspaces.fileFeed(workspaceId),
+        log: this.deps.log,
+        idle: () => {
+          if (this.byWorkspace.get(workspaceId) === created) this.byWorkspace.delete(workspaceId);
+        },
+      });
+      docs = created;
+      this.byWorkspace.set(workspaceId, docs);
+    }
+    return docs;
+  }
+}

@@ -1,0 +1,276 @@
+import { randomBytes } from "node:crypto";
+import {
+  AGENT_COLLAB_USER,
+  type CollabNote,
+  MAX_COLLAB_FILE_BYTES,
+  type ReadResult,
+  readResult,
+  type WriteResult,
+  writeResult,
+} from "@coder/protocol";
+import * as encoding from "lib0/encoding";
+import { type Awareness, applyAwarenessUpdate } from "y-protocols/awareness";
+import type * as Y from "yjs";
+import { DaemonCallError } from "../daemon/daemon-connection";
+import { DISK_ORIGIN, DiskMerge } from "./disk-merge";
+
+/** Write-back waits this long after the last change… */
+export const WRITE_BACK_DELAY_MS = 300;
+/** …but no longer than this after the first unwritten one, so steady typing still reaches the disk. */
+const WRITE_BACK_MAX_DELAY_MS = 1500;
+/** After a failed write-back (the daemon restarting, say), try again after this long. */
+const WRITE_RETRY_MS = 2000;
+/** How long the agent's cursor stays where it last changed the file. */
+const AGENT_CURSOR_MS = 8000;
+
+/** The file operations a live document needs, bound to its workspace's daemon. */
+export interface FileAccess {
+  read(path: string): Promise<ReadResult>;
+  /** Fails with a conflict when the file's version is no longer `expectedVersion`. */
+  write(path: string, content: string, expectedVersion: string): Promise<WriteResult>;
+}
+
+/** Who changed the file on disk, as the editors show it. */
+export type DiskAuthor = "agent" | "disk";
+
+export interface LiveFileEvents {
+  /** Tell every editor of the document. */
+  note(note: CollabNote): void;
+  /** The file is not there any more (deleted or renamed away): the owner decides what follows. */
+  gone(file: LiveFile): void;
+  /** The file stopped being text the editor can hold: the document must end. */
+  unusable(file: LiveFile, reason: "not-text" | "too-large"): void;
+  log(line: string): void;
+}
+
+/** Why a file cannot become a live document (Hocuspocus sends `reason` to the editor). */
+export class LoadRefusal {
+  constructor(readonly reason: "not-text" | "too-large" | "not-found" | "unavailable") {}
+}
+
+function isDaemonError(error: unknown, kind: DaemonCallError["kind"]): boolean {
+  return error instanceof DaemonCallError && error.kind === kind;
+}
+
+/** Reads a file for a live document, checking the daemon's answer and refusing what cannot be one. */
+export async function readForDocument(files: FileAccess, path: string): Promise<ReadResult> {
+  let answer: unknown;
+  try {
+    answer = await files.read(path);
+  } catch (error) {
+    if (isDaemonError(error, "not_found")) throw new LoadRefusal("not-found");
+    throw error;
+  }
+  const file = readResult.parse(answer);
+  if (file.kind === "binary") throw new LoadRefusal("not-text");
+  if (file.kind === "too_large" || file.content.length > MAX_COLLAB_FILE_BYTES)
+    throw new LoadRefusal("too-large");
+  return file;
+}
+
+/**
+ * One file's live document in the service, and its disk: writes the document back (at most
+ * WRITE_BACK_DELAY_MS after the last change, never when the disk already holds the text, with a
+ * compare-and-swap against the version the baseline came from) and merges changes on disk into
+ * it (DiskMerge). Disk work runs one step at a time.
+ */
+export class LiveFile {
+  /** Which load of the file this is: a copy held by a browser from an earlier load is refused. */
+  readonly epoch = randomBytes(9).toString("base64url");
+  private readonly merge: DiskMerge;
+  private work: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private firstUnwritten: number | undefined;
+  private agentClock = 0;
+  private agentTimer: NodeJS.Timeout | undefined;
+  private saved = true;
+  private ended = false;
+  /** The last write-back failed (said once, retried quietly). */
+  private failing = false;
+  /** Agent tool calls running that may change this file: changes on disk meanwhile are the agent's. */
+  private agentCalls = 0;
+
+  constructor(
+    private readonly doc: Y.Doc,
+    private readonly awareness: Awareness,
+    public path: string,
+    file: ReadResult,
+    private readonly files: FileAccess,
+    private readonly events: LiveFileEvents,
+  ) {
+    this.merge = new DiskMerge(doc, file.content);
+    this.version = file.version;
+    doc.on("update", this.onUpdate);
+  }
+
+  private version: string;
+
+  get diskHoldsDocument(): boolean {
+    return this.saved;
+  }
+
+  get baselineHash(): string {
+    return this.merge.baselineHash;
+  }
+
+  get diskClientId(): number {
+    return this.merge.diskClientId;
+  }
+
+  /** Writes pending changes now (before the agent reads the file, before unloading). */
+  flush(): Promise<void> {
+    this.clearTimer();
+    return this.enqueue(() => this.writeBack());
+  }
+
+  /** An agent tool call that may change the file starts (until the returned function is called). */
+  agentCallStarted(): () => void {
+    this.agentCalls++;
+    let ended = false;
+    return () => {
+      if (!ended) this.agentCalls--;
+      ended = true;
+    };
+  }
+
+  /** The file may have changed on disk: read it and merge what changed. */
+  diskChanged(author: DiskAuthor = "disk"): Promise<void> {
+    return this.enqueue(async () => {
+      await this.readAndMerge(author);
+    });
+  }
+
+  /** The file moved to `to` with the same content: write pending changes there and follow it. */
+  follow(to: string): Promise<void> {
+    return this.enqueue(async () => {
+      const from = this.path;
+      this.path = to;
+      try {
+        const file = await readForDocument(this.files, to);
+        this.version = file.version;
+        this.merge.diskChanged(file.content);
+        await this.writeBack();
+      } catch (error) {
+        this.path = from;
+        throw error;
+      }
+    });
+  }
+
+  /** Stops every timer; the document is going away. */
+  end(): void {
+    this.ended = true;
+    this.clearTimer();
+    clearTimeout(this.agentTimer);
+    this.doc.off("update", this.onUpdate);
+    this.merge.destroy();
+  }
+
+  private readonly onUpdate = (_update: Uint8Array, origin: unknown) => {
+    if (origin === DISK_ORIGIN || this.ended) return;
+    this.setSaved(false);
+    this.schedule();
+  };
+
+  private schedule(): void {
+    const now = Date.now();
+    this.firstUnwritten ??= now;
+    const wait = Math.max(
+      0,
+      Math.min(WRITE_BACK_DELAY_MS, this.firstUnwritten + WRITE_BACK_MAX_DELAY_MS - now),
+    );
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush().catch(() => undefined), wait);
+  }
+
+  private clearTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.firstUnwritten = undefined;
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const run = this.work.then(() => (this.ended ? undefined : step()));
+    this.work = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeBack(): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const write = this.merge.beginWrite();
+      if (!write) return this.setSaved(true);
+      try {
+        const result = writeResult.parse(await this.files.write(this.path, write.text, this.version));
+        this.failing = false;
+        write.commit();
+        this.version = result.version;
+        this.setSaved(this.merge.diskHoldsDocument);
+        // Typing that arrived during the write goes with the next one.
+        if (!this.saved) this.schedule();
+        return;
+      } catch (error) {
+        if (isDaemonError(error, "conflict")) {
+          // The disk moved since the baseline: merge it first, then write the result.
+          if (!(await this.readAndMerge("disk"))) return;
+          continue;
+        }
+        if (isDaemonError(error, "not_found")) return this.events.gone(this);
+        // Once per streak: a stopped workspace fails every retry the same way.
+        if (!this.failing)
+          this.events.log(`collab: writing ${this.path} failed: ${(error as Error).message}`);
+        if (!this.failing)
+          this.events.note({ type: "disk", saved: false, error: "Could not write the file; trying again." });
+        this.failing = true;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.flush().catch(() => undefined), WRITE_RETRY_MS);
+        return;
+      }
+    }
+  }
+
+  /** Reads the file and merges it; false when the document cannot go on (the file went away). */
+  private async readAndMerge(author: DiskAuthor): Promise<boolean> {
+    let file: ReadResult;
+    try {
+      file = await readForDocument(this.files, this.path);
+    } catch (error) {
+      if (error instanceof LoadRefusal && error.reason === "not-found") this.events.gone(this);
+      else if (error instanceof LoadRefusal && (error.reason === "not-text" || error.reason === "too-large"))
+        this.events.unusable(this, error.reason);
+      else throw error;
+      return false;
+    }
+    const outcome = this.merge.diskChanged(file.content);
+    this.version = file.version;
+    // The watcher may see the agent's write before the call returns: it is the agent's all the same.
+    if (outcome === "merged" && (author === "agent" || this.agentCalls > 0)) this.showAgent();
+    this.setSaved(this.merge.diskHoldsDocument);
+    // People typed while the disk changed: the merged text goes back to disk.
+    if (!this.saved) this.schedule();
+    return true;
+  }
+
+  private setSaved(saved: boolean): void {
+    if (saved === this.saved) return;
+    this.saved = saved;
+    this.events.note({ type: "disk", saved });
+  }
+
+  /** The agent's cursor where its change ends, labelled like a person's, for a few seconds. */
+  private showAgent(): void {
+    const at = this.merge.lastMergedEdit;
+    if (!at) return;
+    this.sendAgentState({ user: AGENT_COLLAB_USER, cursor: { anchor: at, head: at } });
+    clearTimeout(this.agentTimer);
+    this.agentTimer = setTimeout(() => this.sendAgentState(null), AGENT_CURSOR_MS);
+  }
+
+  private sendAgentState(state: object | null): void {
+    const update = encoding.createEncoder();
+    encoding.writeVarUint(update, 1);
+    encoding.writeVarUint(update, this.merge.diskClientId);
+    encoding.writeVarUint(update, ++this.agentClock);
+    encoding.writeVarString(update, JSON.stringify(state));
+    applyAwarenessUpdate(this.awareness, encoding.toUint8Array(update), "agent");
+  }
+}

@@ -1,0 +1,78 @@
+import { COLLAB_TEXT, type CollabNote, collabNote } from "@coder/protocol";
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
+import WebSocket from "ws";
+import * as Y from "yjs";
+
+/** Polls until `check` holds (no fixed sleeps in tests). */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  ms = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** One tab's collaboration socket, as a browser opens it (with the login cookie and the Origin). */
+export function collabSocket(url: string, cookie: string, workspaceId: string): HocuspocusProviderWebsocket {
+  class CookieWebSocket extends WebSocket {
+    constructor(address: string) {
+      super(address, { headers: { cookie, origin: url } });
+    }
+  }
+  return new HocuspocusProviderWebsocket({
+    url: `${url.replace("http", "ws")}/collab/${workspaceId}/tab${Math.random().toString(36).slice(2, 10)}`,
+    WebSocketPolyfill: CookieWebSocket,
+    delay: 100,
+    minDelay: 100,
+    maxDelay: 500,
+  });
+}
+
+export interface OpenDocument {
+  doc: Y.Doc;
+  provider: HocuspocusProvider;
+  text(): string;
+  notes: CollabNote[];
+  /** Why the service refused the document, once it did. */
+  refused(): string | undefined;
+  epoch(): string | null;
+}
+
+/** Opens `path` on `socket` as the editor does, with the epoch of an earlier copy when given. */
+export function openDocument(
+  socket: HocuspocusProviderWebsocket,
+  path: string,
+  options: { doc?: Y.Doc; epoch?: string | null } = {},
+): OpenDocument {
+  const doc = options.doc ?? new Y.Doc();
+  const notes: CollabNote[] = [];
+  let refusal: string | undefined;
+  let epoch = options.epoch ?? null;
+  const provider = new HocuspocusProvider({
+    websocketProvider: socket,
+    name: path,
+    document: doc,
+    token: () => JSON.stringify({ epoch }),
+    onStateless: ({ payload }) => {
+      const note = collabNote.parse(JSON.parse(payload));
+      if (note.type === "hello") epoch = note.epoch;
+      notes.push(note);
+    },
+    onAuthenticationFailed: ({ reason }) => {
+      refusal = reason;
+    },
+  });
+  provider.attach();
+  return {
+    doc,
+    provider,
+    text: () => doc.getText(COLLAB_TEXT).toString(),
+    notes,
+    refused: () => refusal,
+    epoch: () => epoch,
+  };
+}

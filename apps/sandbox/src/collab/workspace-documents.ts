@@ -1,0 +1,377 @@
+import type { IncomingMessage } from "node:http";
+import {
+  COLLAB_TEXT,
+  type CollabNote,
+  CollabRefusal,
+  type FileChange,
+  fileChange,
+  MAX_COLLAB_FILE_BYTES,
+} from "@coder/protocol";
+import { type DirectConnection, type Document, Hocuspocus } from "@hocuspocus/server";
+import type { WebSocket } from "ws";
+import { z } from "zod";
+import type { Feed } from "../events/feed";
+import type { SocketAccess } from "../http/socket-routes";
+import type { FileChangeBatch } from "../workspaces/workspace-service";
+import { contentHash } from "./disk-merge";
+import { GuardedSocket } from "./guarded-socket";
+import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
+import { MessageGuard, type MessageGuardDeps } from "./message-guard";
+
+/** Live documents one workspace may hold at once (every tab of every person together). */
+export const MAX_DOCUMENTS_PER_WORKSPACE = 64;
+/** A document stays loaded this long after its last editor left, so a quick reconnect finds it. */
+const UNLOAD_GRACE_MS = 10_000;
+/** Bytes of updates one load of a document accepts; past it the sender is cut off (tombstones cost memory). */
+const MAX_UPDATE_BYTES_PER_LOAD = 64 * 1024 * 1024;
+/** Renames are an unlink and an add: adds this recent are candidates for where a file went. */
+const RENAME_WINDOW_MS = 2000;
+const MAX_RENAME_CANDIDATES = 16;
+/** Give the add of a rename a moment to arrive after its unlink. */
+const RENAME_SETTLE_MS = 250;
+
+const collabToken = z.object({ epoch: z.string().max(64).nullable() });
+
+/** What Hocuspocus keeps per socket and document: the socket's access and its guard. */
+interface SocketContext {
+  access: SocketAccess;
+  guard: MessageGuard;
+}
+
+/** Hocuspocus refuses with this object: `reason` reaches the editor, nothing reaches the log twice. */
+const refusal = (reason: string) => ({ reason });
+
+/** Hocuspocus's hooks read headers and query parameters we do not use; they get none (no cookie). */
+const NO_REQUEST = { headers: {}, url: "/collab" } as IncomingMessage;
+
+export interface WorkspaceDocumentsDeps {
+  files: FileAccess;
+  changes: Feed<FileChangeBatch>;
+  log(line: string): void;
+  /** Nothing is open any more: the owner may forget this workspace's documents. */
+  idle(): void;
+}
+
+/**
+ * The live documents of one workspace, served by its own Hocuspocus instance (so document names
+ * are plain paths and never meet another workspace's). One document per path, loaded through the
+ * daemon when the first editor opens it and unloaded when the last one has left (after a short
+ * grace); changes on disk reach it from the workspace's file feed, merged once, here.
+ */
+export class WorkspaceDocuments {
+  readonly hocuspocus: Hocuspocus;
+  private readonly live = new Map<string, LiveFile>();
+  /** A direct connection per loaded document keeps it loaded through the grace after its last editor. */
+  private readonly holds = new Map<string, Promise<DirectConnection>>();
+  /** Documents whose file went away, while the service finds out whether it moved. */
+  private readonly leaving = new Set<string>();
+  private readonly graces = new Map<string, NodeJS.Timeout>();
+  private readonly received = new Map<string, number>();
+  private recentAdds: { path: string; at: number }[] = [];
+  private sockets = 0;
+  private following: AbortController | undefined;
+
+  constructor(private readonly deps: WorkspaceDocumentsDeps) {
+    this.hocuspocus = new Hocuspocus({
+      quiet: true,
+      // Writing back is LiveFile's; Hocuspocus's store debounce only delays unloading.
+      debounce: 50,
+      maxDebounce: 500,
+      yDocOptions: { gc: true, gcFilter: () => true },
+      onAuthenticate: async ({ documentName, token, context, connectionConfig }) => {
+        const { access } = context as SocketContext;
+        connectionConfig.readOnly = access.readOnly;
+        let epoch: string | null;
+        try {
+          epoch = collabToken.parse(JSON.parse(token)).epoch;
+        } catch {
+          throw refusal(CollabRefusal.Invalid);
+        }
+        const file = this.live.get(documentName);
+        // A copy from an earlier load shares no history with this one: merging it would double the text.
+        if (epoch !== null && epoch !== file?.epoch) throw refusal(CollabRefusal.Stale);
+        const opening = this.live.size + this.hocuspocus.loadingDocuments.size;
+        if (
+          !file &&
+          !this.hocuspocus.loadingDocuments.has(documentName) &&
+          opening >= MAX_DOCUMENTS_PER_WORKSPACE
+        )
+          throw refusal(CollabRefusal.TooMany);
+      },
+      onLoadDocument: async ({ document, documentName }) => {
+        try {
+          const file = await readForDocument(this.deps.files, documentName);
+          this.live.set(documentName, this.liveFile(document, documentName, file));
+          this.follow();
+        } catch (error) {
+          if (error instanceof LoadRefusal) throw refusal(error.reason);
+          this.deps.log(`collab: cannot open ${documentName}: ${(error as Error).message}`);
+          throw refusal("unavailable");
+        }
+      },
+      connected: async ({ documentName, context, connection }) => {
+        (context as SocketContext).guard.documentConnected(documentName);
+        const file = this.live.get(documentName);
+        if (!file) return;
+        clearTimeout(this.graces.get(documentName));
+        this.graces.delete(documentName);
+        if (!this.holds.has(documentName)) {
+          this.holds.set(documentName, this.hocuspocus.openDirectConnection(documentName));
+        }
+        connection.sendStateless(
+          JSON.stringify({
+            type: "hello",
+            epoch: file.epoch,
+            saved: file.diskHoldsDocument,
+          } satisfies CollabNote),
+        );
+      },
+      onDisconnect: async ({ documentName, document, context }) => {
+        (context as SocketContext | undefined)?.guard?.documentClosed(documentName);
+        if (document.connections.size === 0 && this.holds.has(documentName)) this.startGrace(documentName);
+      },
+      beforeHandleMessage: async ({ documentName, document, update }) => {
+        const total = (this.received.get(documentName) ?? 0) + update.byteLength;
+        this.received.set(documentName, total);
+        const text = document.getText(COLLAB_TEXT);
+        if (
+          text.length + update.byteLength > MAX_COLLAB_FILE_BYTES + 64 * 1024 ||
+          total > MAX_UPDATE_BYTES_PER_LOAD
+        ) {
+          throw { code: 4413, reason: CollabRefusal.TooLarge };
+        }
+      },
+      beforeUnloadDocument: async ({ documentName }) => {
+        await this.live
+          .get(documentName)
+          ?.flush()
+          .catch((error: Error) =>
+            this.deps.log(`collab: final write of ${documentName} failed: ${error.message}`),
+          );
+      },
+      afterUnloadDocument: async ({ documentName }) => {
+        this.live.get(documentName)?.end();
+        this.live.delete(documentName);
+        this.holds.delete(documentName);
+        this.received.delete(documentName);
+        this.checkIdle();
+      },
+    });
+  }
+
+  /** Serves one browser socket (it passed the route's authenticate step). */
+  accept(ws: WebSocket, access: SocketAccess, user: MessageGuardDeps["user"]): void {
+    const guard: MessageGuard = new MessageGuard({
+      user,
+      clientTakenElsewhere: (document, clientId) => this.clientTaken(document, clientId, guard),
+    });
+    const socket = new GuardedSocket(ws, guard, this.deps.log);
+    this.sockets++;
+    ws.once("close", () => {
+      this.sockets--;
+      this.checkIdle();
+    });
+    // Hocuspocus needs only the members GuardedSocket has.
+    this.hocuspocus.handleConnection(socket as unknown as WebSocket, NO_REQUEST, {
+      access,
+      guard,
+    } satisfies SocketContext);
+  }
+
+  /** Writes pending typing of the live documents among `paths` (all when omitted) to disk. */
+  async flush(paths?: readonly string[]): Promise<void> {
+    await Promise.all(
+      this.select(paths).map((file) =>
+        file.flush().catch((error: Error) => this.deps.log(`collab: writing ${file.path}: ${error.message}`)),
+      ),
+    );
+  }
+
+  /**
+   * An agent tool call may change `paths` (all when omitted): what changes on disk meanwhile shows
+   * as the agent's, and the returned function merges them at once when the call is over.
+   */
+  agentChanging(paths: readonly string[] | undefined): () => Promise<void> {
+    const files = this.select(paths);
+    const ends = files.map((file) => file.agentCallStarted());
+    return async () => {
+      await this.merge(files, "agent");
+      for (const end of ends) end();
+    };
+  }
+
+  /** Files among `paths` (all when omitted) may have changed on disk: merge them now. */
+  async diskChanged(paths: readonly string[] | undefined, author: DiskAuthor): Promise<void> {
+    await this.merge(this.select(paths), author);
+  }
+
+  private async merge(files: readonly LiveFile[], author: DiskAuthor): Promise<void> {
+    await Promise.all(
+      files.map((file) =>
+        file
+          .diskChanged(author)
+          .catch((error: Error) => this.deps.log(`collab: reading ${file.path}: ${error.message}`)),
+      ),
+    );
+  }
+
+  get paths(): string[] {
+    return [...this.live.keys()];
+  }
+
+  /** Writes everything back, closes every socket's documents and lets them unload (the service stops). */
+  async close(): Promise<void> {
+    this.following?.abort();
+    await this.flush();
+    for (const timer of this.graces.values()) clearTimeout(timer);
+    this.graces.clear();
+    for (const name of [...this.holds.keys()]) this.release(name);
+    this.hocuspocus.closeConnections();
+  }
+
+  private select(paths: readonly string[] | undefined): LiveFile[] {
+    if (!paths) return [...this.live.values()];
+    return paths.flatMap((path) => {
+      const file = this.live.get(path);
+      return file ? [file] : [];
+    });
+  }
+
+  private liveFile(
+    document: Document,
+    name: string,
+    file: Awaited<ReturnType<typeof readForDocument>>,
+  ): LiveFile {
+    return new LiveFile(document, document.awareness, name, file, this.deps.files, {
+      note: (note) => document.broadcastStateless(JSON.stringify(note)),
+      gone: (live) => void this.gone(name, live),
+      unusable: (_live, reason) =>
+        this.end(name, {
+          type: "closed",
+          reason,
+          message:
+            reason === "not-text"
+              ? "The file is no longer text; it was closed."
+              : "The file became too large to edit live; it was closed.",
+        }),
+      log: this.deps.log,
+    });
+  }
+
+  private clientTaken(document: string, clientId: number, asking: MessageGuard): boolean {
+    const doc = this.hocuspocus.documents.get(document);
+    if (!doc) return false;
+    if (this.live.get(document)?.diskClientId === clientId) return true;
+    for (const { clients, connection } of doc.connections.values()) {
+      if ((connection.context as SocketContext).guard !== asking && clients.has(clientId)) return true;
+    }
+    return false;
+  }
+
+  private startGrace(name: string): void {
+    clearTimeout(this.graces.get(name));
+    this.graces.set(
+      name,
+      setTimeout(() => {
+        this.graces.delete(name);
+        this.release(name);
+      }, UNLOAD_GRACE_MS),
+    );
+  }
+
+  /** Ends a document: every editor is told why, its connections close, and it unloads. */
+  private end(name: string, note: CollabNote): void {
+    const file = this.live.get(name);
+    file?.end();
+    this.hocuspocus.documents.get(name)?.broadcastStateless(JSON.stringify(note));
+    this.hocuspocus.closeConnections(name);
+    clearTimeout(this.graces.get(name));
+    this.graces.delete(name);
+    this.release(name);
+  }
+
+  /** Lets the document unload once no editor holds it. */
+  private release(name: string): void {
+    const hold = this.holds.get(name);
+    this.holds.delete(name);
+    void hold?.then((connection) => connection.disconnect());
+  }
+
+  /** The file went away: follow it if it was renamed (a file just added holds its text), else close. */
+  private async gone(name: string, file: LiveFile): Promise<void> {
+    if (this.leaving.has(name)) return;
+    this.leaving.add(name);
+    try {
+      await this.resolveGone(name, file);
+    } finally {
+      this.leaving.delete(name);
+    }
+  }
+
+  private async resolveGone(name: string, file: LiveFile): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, RENAME_SETTLE_MS));
+    if (this.live.get(name) !== file) return;
+    const since = Date.now() - RENAME_WINDOW_MS - RENAME_SETTLE_MS;
+    const candidates = this.recentAdds
+      .filter((add) => add.at >= since && !this.live.has(add.path))
+      .slice(-MAX_RENAME_CANDIDATES);
+    for (const { path } of candidates) {
+      const moved = await readForDocument(this.deps.files, path).catch(() => undefined);
+      if (moved && contentHash(moved.content) === file.baselineHash) {
+        try {
+          await file.follow(path);
+        } catch {
+          continue;
+        }
+        this.end(name, {
+          type: "closed",
+          reason: "renamed",
+          to: path,
+          message: `The file was renamed to ${path}.`,
+        });
+        return;
+      }
+    }
+    this.end(name, { type: "closed", reason: "deleted", message: "The file was deleted." });
+  }
+
+  /** Follows the workspace's file feed while documents are live: each change is merged once, here. */
+  private follow(): void {
+    if (this.following) return;
+    const abort = new AbortController();
+    this.following = abort;
+    void (async () => {
+      try {
+        for await (const event of this.deps.changes.subscribe(null, abort.signal)) {
+          if (event.kind === "resync") await this.diskChanged(undefined, "disk");
+          else this.onChanges(event.item.data.changes);
+        }
+      } catch (error) {
+        this.deps.log(`collab: following file changes stopped: ${(error as Error).message}`);
+      }
+    })();
+  }
+
+  private onChanges(changes: readonly FileChange[]): void {
+    const now = Date.now();
+    const touched = new Set<string>();
+    for (const raw of changes) {
+      const change = fileChange.safeParse(raw);
+      if (!change.success) continue;
+      const { type, path } = change.data;
+      if (type === "add") this.recentAdds.push({ path, at: now });
+      if (type === "unlinkDir") {
+        for (const name of this.live.keys()) if (name.startsWith(`${path}/`)) touched.add(name);
+      } else if (this.live.has(path)) touched.add(path);
+    }
+    this.recentAdds = this.recentAdds.filter((add) => add.at >= now - RENAME_WINDOW_MS).slice(-256);
+    if (touched.size > 0) void this.diskChanged([...touched], "disk");
+  }
+
+  private checkIdle(): void {
+    if (this.sockets > 0 || this.live.size > 0 || this.hocuspocus.loadingDocuments.size > 0) return;
+    this.following?.abort();
+    this.following = undefined;
+    this.deps.idle();
+  }
+}
