@@ -9,9 +9,6 @@ export type ToolBody =
   | { kind: "matches"; matches: { path: string; line: number; text: string }[] }
   | { kind: "none" };
 
-const FILE_CHANGING = new Set(["write", "edit"]);
-const PATCHES = new Set(["patch", "apply_patch"]);
-
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
@@ -35,11 +32,10 @@ export function toolBody(
     return { kind: "output", text: exit ? `${text}\n[exit code ${result.exit_code}]`.trimStart() : text };
   }
   if (!result) return { kind: "none" };
-  if (FILE_CHANGING.has(part.tool) && str(result.diff)) return { kind: "diff", diff: str(result.diff) };
-  if (PATCHES.has(part.tool)) {
-    const patch = str(result.diff) || str(record(part.input).patch);
-    return patch ? { kind: "diff", diff: patch } : { kind: "none" };
-  }
+  // What a call changed shows as a diff: the one its result carries (write, edit, patch), or the
+  // patch it was given. No list of tool names to keep in step with the tools.
+  const diff = str(result.diff) || str(record(part.input).patch);
+  if (diff) return { kind: "diff", diff };
   if (part.tool === "read" && typeof result.content === "string") {
     const first = typeof result.start_line === "number" ? result.start_line : 1;
     const lines = result.content === "" ? [] : result.content.replace(/\n$/, "").split("\n");
