@@ -149,8 +149,9 @@ describe("live co-editing in Chromium", () => {
     const [editor, viewer] = await Promise.all([guestIde("editor", "Ed"), guestIde("viewer", "Vera")]);
     await Promise.all([owner, editor, viewer].map((page) => openLive(page, FILE, "sed line")));
 
+    // A new conversation is a draft until its first message.
     await owner.getByTestId("session-new").click();
-    await owner.locator('[data-testid=session-item][data-current="true"]').waitFor();
+    await owner.locator('[data-testid=chat-panel][data-draft="true"]').waitFor();
     await owner.getByTestId("chat-input").fill("Mark the agent line");
     // The agent starts; while it works, two people type and a command rewrites the file.
     await owner.getByTestId("chat-send").click();
