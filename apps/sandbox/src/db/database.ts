@@ -2,12 +2,10 @@ import { Kysely, Migrator } from "kysely";
 import { migrationProvider } from "./migrations";
 import { nulFreeStrings, postgresDialect } from "./postgres";
 import type { Database } from "./schema";
+import type { SqlDialect } from "./sql-dialect";
 import { sqliteDialect } from "./sqlite";
 
 export type Db = Kysely<Database>;
-
-/** Which SQL the database speaks: the migrations write each one's column types. */
-export type SqlDialect = "sqlite" | "postgres";
 
 export interface DatabaseSettings {
   /** The SQLite database lives here when there is no `databaseUrl`. */

@@ -5,7 +5,7 @@ import {
   type MigrationProvider,
   sql,
 } from "kysely";
-import type { SqlDialect } from "./database";
+import type { SqlDialect } from "./sql-dialect";
 
 /**
  * The column types each dialect stores a kind of value as. SQLite's are the ones the first

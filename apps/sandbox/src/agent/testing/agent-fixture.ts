@@ -6,7 +6,8 @@ import {
 } from "../../../../../e2e/support/model-server";
 import { type ClusterMembership, joinCluster } from "../../cluster/join-cluster";
 import type { HeartbeatTiming } from "../../cluster/service-instance";
-import type { Db, SqlDialect } from "../../db/database";
+import type { Db } from "../../db/database";
+import type { SqlDialect } from "../../db/sql-dialect";
 import { openTestDatabase } from "../../db/testing/test-database";
 import { AgentService, type AgentServiceOptions } from "../agent-service";
 import type { AgentConfig } from "../config/agent-config";

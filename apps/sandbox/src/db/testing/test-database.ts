@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { type DatabaseSettings, type Db, openDatabase, type SqlDialect } from "../database";
+import { type DatabaseSettings, type Db, openDatabase } from "../database";
+import type { SqlDialect } from "../sql-dialect";
 
 /** The dialects every database test runs on: `describe.each(DIALECTS)`. */
 export const DIALECTS: readonly SqlDialect[] = ["sqlite", "postgres"];

@@ -12,7 +12,9 @@ import styles from "./chat.module.css";
 import { MessageView } from "./MessageView";
 import { QuestionPrompt } from "./QuestionPrompt";
 import { SessionSettings } from "./SessionSettings";
+import { SubagentView } from "./SubagentView";
 import type { ChatState } from "./session-state";
+import { SubagentSlot } from "./subagent-slot";
 import { TodoList } from "./TodoList";
 import { TurnActions } from "./TurnActions";
 import { useChatSession } from "./use-chat-session";
@@ -72,7 +74,7 @@ export function Conversation({ sessionId, models }: { sessionId: string; models:
   const endings = turnsByLastMessage(state);
   const noModel = models !== undefined && models.models.length === 0;
   return (
-    <>
+    <SubagentSlot.Provider value={SubagentView}>
       <SessionSettings session={state.session} models={models} disabled={state.running !== null} />
       {state.todos.length > 0 && <TodoList todos={state.todos} />}
       <div
@@ -125,6 +127,6 @@ export function Conversation({ sessionId, models }: { sessionId: string; models:
           You are viewing: only the owner and editors can prompt the agent.
         </p>
       )}
-    </>
+    </SubagentSlot.Provider>
   );
 }

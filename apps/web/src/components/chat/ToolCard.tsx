@@ -1,9 +1,9 @@
 import type { ToolPart } from "@coder/protocol";
-import { useState } from "react";
+import { useContext, useState } from "react";
 import { answeredBy } from "./answered-by";
 import styles from "./chat.module.css";
 import { DiffView } from "./DiffView";
-import { SubagentView } from "./SubagentView";
+import { SubagentSlot } from "./subagent-slot";
 import { subagentSession, type ToolBody, toolBody } from "./tool-body";
 import { toolStatus, toolSummary } from "./tool-summary";
 
@@ -12,6 +12,7 @@ const OPEN_BY_DEFAULT = new Set<ToolBody["kind"]>(["diff", "output", "error"]);
 
 /** One tool call: its summary line, and under it (folded for reads and searches) what it did. */
 export function ToolCard({ part }: { part: ToolPart }) {
+  const Subagent = useContext(SubagentSlot);
   const status = toolStatus(part);
   const body = toolBody(part);
   const [open, setOpen] = useState<boolean | null>(null);
@@ -49,7 +50,7 @@ export function ToolCard({ part }: { part: ToolPart }) {
           {showChild ? "Hide" : "Show"} the sub-agent's work
         </button>
       )}
-      {child && showChild && <SubagentView sessionId={child} />}
+      {child && showChild && Subagent && <Subagent sessionId={child} />}
     </div>
   );
 }
