@@ -1,50 +1,27 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { TRPCClient } from "@trpc/client";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
-import { launchBrowser, logIn } from "./support/browser";
-import { type ModelServer, startModelServer } from "./support/model-server";
-import { type Stack, startStack } from "./support/stack";
+import { useAgentWorkspace } from "./support/agent-workspace";
+import { logIn } from "./support/browser";
+import type { ModelServer } from "./support/model-server";
+import type { Stack } from "./support/stack";
 
 describe("the agent in company, in two browsers", () => {
+  const made = useAgentWorkspace("company");
   let stack: Stack;
   let browser: Browser;
   let model: ModelServer;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
-  let configDir: string;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    model = await startModelServer();
-    configDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-company-"));
-    const configFile = path.join(configDir, "agent.json");
-    writeFileSync(configFile, JSON.stringify({ permissions: { "*": { bash: "ask" } } }));
-    [stack, browser] = await Promise.all([
-      startStack({
-        agentEnv: {
-          CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
-          CODER_MODELS: "scripted",
-          CODER_AGENT_CONFIG: configFile,
-        },
-      }),
-      launchBrowser(),
-    ]);
-    api = trpcClient(stack.url, await login(stack.url, stack.token));
-    workspaceId = (await api.workspace.create.mutate({ name: "company" })).id;
-    await waitForStatus(api, workspaceId, "running");
+    ({ stack, browser, model, api, workspaceId } = made());
   });
 
   afterAll(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await stack?.close();
-    await model?.close();
-    if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
   /** A page of its own browser context (its own cookies) on the workspace's IDE, chat loaded. */

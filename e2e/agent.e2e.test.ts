@@ -1,49 +1,22 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { TRPCClient } from "@trpc/client";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
-import { launchBrowser, logIn } from "./support/browser";
-import { type ModelServer, startModelServer } from "./support/model-server";
-import { type Stack, startStack } from "./support/stack";
+import { useAgentWorkspace } from "./support/agent-workspace";
+import { logIn } from "./support/browser";
+import type { ModelServer } from "./support/model-server";
+import type { Stack } from "./support/stack";
 
 describe("the agent in the IDE, in Chromium", () => {
+  const made = useAgentWorkspace("e2e agent");
   let stack: Stack;
   let browser: Browser;
   let model: ModelServer;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
-  let configDir: string;
 
   beforeAll(async () => {
-    model = await startModelServer();
-    configDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-agent-"));
-    const configFile = path.join(configDir, "agent.json");
-    // Shell commands ask first, so the approval flow can be seen.
-    writeFileSync(configFile, JSON.stringify({ permissions: { "*": { bash: "ask" } } }));
-    [stack, browser] = await Promise.all([
-      startStack({
-        agentEnv: {
-          CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
-          CODER_MODELS: "scripted",
-          CODER_AGENT_CONFIG: configFile,
-        },
-      }),
-      launchBrowser(),
-    ]);
-    api = trpcClient(stack.url, await login(stack.url, stack.token));
-    workspaceId = (await api.workspace.create.mutate({ name: "e2e agent" })).id;
-    await waitForStatus(api, workspaceId, "running");
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await model?.close();
-    if (configDir) rmSync(configDir, { recursive: true, force: true });
+    ({ stack, browser, model, api, workspaceId } = made());
   });
 
   /** The IDE of the test workspace with a new conversation open (its session starts with the first message). */

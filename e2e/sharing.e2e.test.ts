@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { TRPCClient } from "@trpc/client";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
-import { launchBrowser, logIn, terminalText, waitForTerminal } from "./support/browser";
-import { type ModelServer, startModelServer } from "./support/model-server";
-import { type Stack, startStack } from "./support/stack";
+import { useAgentWorkspace } from "./support/agent-workspace";
+import { logIn, terminalText, waitForTerminal } from "./support/browser";
+import type { ModelServer } from "./support/model-server";
+import type { Stack } from "./support/stack";
 
 /**
  * Two people on one workspace, each in their own browser context: the owner shares a link from
@@ -16,40 +13,16 @@ import { type Stack, startStack } from "./support/stack";
  * offers and what the service lets through.
  */
 describe("sharing a workspace by link, in Chromium", () => {
+  const made = useAgentWorkspace("pair");
   let stack: Stack;
   let browser: Browser;
   let model: ModelServer;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
-  let configDir: string;
 
   beforeAll(async () => {
-    model = await startModelServer();
-    configDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-sharing-"));
-    const configFile = path.join(configDir, "agent.json");
-    // Shell commands ask first, so a guest's approval can be seen.
-    writeFileSync(configFile, JSON.stringify({ permissions: { "*": { bash: "ask" } } }));
-    [stack, browser] = await Promise.all([
-      startStack({
-        agentEnv: {
-          CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
-          CODER_MODELS: "scripted",
-          CODER_AGENT_CONFIG: configFile,
-        },
-      }),
-      launchBrowser(),
-    ]);
-    api = trpcClient(stack.url, await login(stack.url, stack.token));
-    workspaceId = (await api.workspace.create.mutate({ name: "pair" })).id;
-    await waitForStatus(api, workspaceId, "running");
+    ({ stack, browser, model, api, workspaceId } = made());
     await api.files.write.mutate({ workspaceId, path: "notes.txt", content: "first line\n" });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await model?.close();
-    if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
   /** The owner's IDE on the test workspace, in a browser context of its own. */
