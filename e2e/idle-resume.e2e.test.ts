@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logIn, waitForTerminal } from "./support/browser";
+import { createAndOpenWorkspace, waitForTerminal } from "./support/browser";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 describe("a workspace left alone", () => {
@@ -7,22 +7,15 @@ describe("a workspace left alone", () => {
 
   it("is stopped for being idle, and opening it starts it with progress and says its processes ended", async () => {
     const page = await ide.browser.newPage();
-    await logIn(page, ide.stack.url, ide.stack.token);
-    await page.getByTestId("workspace-name").fill("left alone");
-    await page.getByTestId("workspace-create").click();
-    const row = page.getByTestId("workspace-row").filter({ hasText: "left alone" });
-    await row.and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
-    await row.getByTestId("workspace-open").click();
-    await page.waitForURL(/\/w\//);
+    await createAndOpenWorkspace(page, ide.stack, "left alone");
     const terminal = page.getByTestId("terminal");
-    await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
-    await waitForTerminal(page, /\$\s*$/m);
     await terminal.click();
     await page.keyboard.type("cd /tmp && echo before-the-$((6*7))-nap\n");
     await waitForTerminal(page, /before-the-42-nap/);
 
     // Back on the list nothing uses the workspace any more.
     await page.goto(ide.stack.url);
+    const row = page.getByTestId("workspace-row").filter({ hasText: "left alone" });
     await row.and(page.locator('[data-status="stopped"]')).waitFor({ timeout: 30_000 });
     await expect.poll(() => row.getByTestId("workspace-status").innerText()).toMatch(/Stopped \(idle\)/);
     await expect.poll(() => row.innerText()).toMatch(/stopped for being idle since/);

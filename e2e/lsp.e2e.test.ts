@@ -1,24 +1,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { logIn, recordCspViolations, waitForTerminal } from "./support/browser";
-import type { Stack } from "./support/stack";
+import { createAndOpenWorkspace, recordCspViolations, waitForTerminal } from "./support/browser";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 const SERVER_START_MS = 60_000;
-
-/** Creates and opens a workspace; returns once its terminal has a prompt. */
-async function openWorkspace(page: Page, stack: Stack, name: string): Promise<void> {
-  await logIn(page, stack.url, stack.token);
-  await page.getByTestId("workspace-name").fill(name);
-  await page.getByTestId("workspace-create").click();
-  const row = page.getByTestId("workspace-row").filter({ hasText: name });
-  await row.and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
-  await row.getByTestId("workspace-open").click();
-  await page.waitForURL(/\/w\//);
-  const terminal = page.getByTestId("terminal");
-  await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
-  await waitForTerminal(page, /\$\s*$/m);
-}
 
 /** Writes files with printf in the terminal (`\n` in `text` is printf's newline escape). */
 async function writeFiles(page: Page, files: Record<string, string>): Promise<void> {
@@ -98,7 +83,7 @@ describe("language intelligence in the editor", () => {
   it("underlines a Python error, lists it, shows hovers and completions, and jumps to a definition in another file", async () => {
     const page = await ide.browser.newPage();
     const cspViolations = await recordCspViolations(page);
-    await openWorkspace(page, ide.stack, "e2e lsp python");
+    await createAndOpenWorkspace(page, ide.stack, "e2e lsp python");
     await writeFiles(page, {
       "helper.py": 'def greet(name):\\n    return "hi " + name\\n',
       "main.py":
@@ -164,7 +149,7 @@ describe("language intelligence in the editor", () => {
   // `help … | col`; the workspace image has both.
   it("shows shellcheck problems, builtin and function hovers, and jumps to a function", async () => {
     const page = await ide.browser.newPage();
-    await openWorkspace(page, ide.stack, "e2e lsp bash");
+    await createAndOpenWorkspace(page, ide.stack, "e2e lsp bash");
     await writeFiles(page, {
       "run.sh": '#!/bin/bash\\ngreet() {\\n  echo "hi $1"\\n}\\ngreet world\\nls $HOME_DIR\\n',
     });

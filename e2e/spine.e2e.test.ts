@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logIn, recordCspViolations, waitForTerminal } from "./support/browser";
+import { createAndOpenWorkspace, recordCspViolations, waitForTerminal } from "./support/browser";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 describe("the IDE in Chromium", () => {
@@ -8,18 +8,9 @@ describe("the IDE in Chromium", () => {
   it("creates a workspace, edits a file made in the terminal, and keeps the terminal across a reload", async () => {
     const page = await ide.browser.newPage();
     const cspViolations = await recordCspViolations(page);
-    await logIn(page, ide.stack.url, ide.stack.token);
-
-    await page.getByTestId("workspace-name").fill("e2e spine");
-    await page.getByTestId("workspace-create").click();
-    const row = page.getByTestId("workspace-row").filter({ hasText: "e2e spine" });
-    await row.and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
-    await row.getByTestId("workspace-open").click();
-    await page.waitForURL(/\/w\//);
+    await createAndOpenWorkspace(page, ide.stack, "e2e spine");
 
     const terminal = page.getByTestId("terminal");
-    await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
-    await waitForTerminal(page, /\$\s*$/m);
     await terminal.click();
     await page.keyboard.type("echo hello > a.txt\n");
 

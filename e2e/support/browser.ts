@@ -27,6 +27,27 @@ export async function logIn(page: Page, url: string, token: string): Promise<voi
   await page.waitForURL((u) => !u.pathname.startsWith("/login"));
 }
 
+/**
+ * Logs in, creates a workspace named `name` from the list page and opens it, as a person would;
+ * returns once its terminal shows a prompt.
+ */
+export async function createAndOpenWorkspace(
+  page: Page,
+  stack: { url: string; token: string },
+  name: string,
+) {
+  await logIn(page, stack.url, stack.token);
+  await page.getByTestId("workspace-name").fill(name);
+  await page.getByTestId("workspace-create").click();
+  const row = page.getByTestId("workspace-row").filter({ hasText: name });
+  await row.and(page.locator('[data-status="running"]')).waitFor({ timeout: 60_000 });
+  await row.getByTestId("workspace-open").click();
+  await page.waitForURL(/\/w\//);
+  const terminal = page.getByTestId("terminal");
+  await terminal.and(page.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
+  await waitForTerminal(page, /\$\s*$/m);
+}
+
 /** The text the terminal shows (xterm's DOM rows). */
 export async function terminalText(page: Page): Promise<string> {
   return page.locator("[data-testid=terminal] .xterm-rows").innerText();

@@ -123,7 +123,7 @@ function mappedError(cause: unknown): TRPCError | undefined {
   }
   if (cause instanceof ImportError) {
     const code = cause.kind === "refused" ? "BAD_REQUEST" : "UNPROCESSABLE_CONTENT";
-    throw new TRPCError({ code, message: cause.message, cause });
+    return new TRPCError({ code, message: cause.message, cause });
   }
   if (cause instanceof DaemonUnavailableError) {
     return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });
