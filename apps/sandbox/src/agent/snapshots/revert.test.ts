@@ -130,6 +130,8 @@ describe.each(DIALECTS)("on %s", (dialect) => {
       writeFileSync(file("mine.txt"), "typed during the approval\n");
       await f.agent.respond({ sessionId: session.id, requestId: asked.request.id, reply: "once" });
       await view.waitFor((e) => e.type === "turn.changes" && e.turnId === turnId && e.changedFiles);
+      // The changes are recorded after the tool ran, before the model's last answer: wait for the end.
+      await f.agent.idle(session.id);
       const ref = { sessionId: session.id, turnId };
       expect((await f.agent.turnDiff(ref)).files.map((d) => d.path)).toEqual(["agent.txt"]);
       await f.agent.revertTurn(ref);
