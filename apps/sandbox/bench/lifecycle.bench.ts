@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { TRPCClient } from "@trpc/client";
-import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
+import { accountedMemoryMiB } from "../src/docker/testing/engine-probes";
 import { openTerminal, startTestService, type TestService, waitForStatus } from "../src/testing/harness";
 import type { AppRouter } from "../src/trpc/router";
 
@@ -45,26 +45,6 @@ async function settledMemAvailable(): Promise<number> {
     readings.push(memAvailableMiB());
   }
   return percentile(readings, 50);
-}
-
-/**
- * What a running container demonstrably holds, in MiB: its memory cgroup's anonymous and shared
- * (tmpfs) memory, and the proportional share of its containerd shim.
- */
-async function accountedMiB(docker: Docker, container: string): Promise<number> {
-  const pid = (await docker.getContainer(container).inspect()).State.Pid;
-  const cgroups = readFileSync(`/proc/${pid}/cgroup`, "utf8");
-  const v1 = cgroups.match(/^\d+:memory:(.+)$/m)?.[1];
-  const v2 = cgroups.match(/^0::(.+)$/m)?.[1];
-  const stat = readFileSync(
-    v1 ? `/sys/fs/cgroup/memory${v1}/memory.stat` : `/sys/fs/cgroup${v2}/memory.stat`,
-    "utf8",
-  );
-  const field = (name: string) => Number(stat.match(new RegExp(`^${name} (\\d+)$`, "m"))?.[1] ?? 0);
-  const cgroupBytes = v1 ? field("total_rss") + field("total_shmem") : field("anon") + field("shmem");
-  const shim = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
-  const pss = readFileSync(`/proc/${shim}/smaps_rollup`, "utf8").match(/^Pss:\s+(\d+) kB/m)?.[1];
-  return cgroupBytes / 2 ** 20 + Number(pss ?? 0) / 1024;
 }
 
 /** Create → first tool answer, on a service without a pool and one with, sample by sample in turn. */
@@ -177,7 +157,6 @@ async function resumeAfterIdleStop(): Promise<BenchResult[]> {
 async function memoryPerWorkspace(): Promise<BenchResult[]> {
   const count = 10;
   const t = await startTestService({}, { CODER_MEMORY_MB: "2048", CODER_IDLE_STOP_SECONDS: "0" });
-  const docker = new Docker();
   try {
     const noneBefore = await settledMemAvailable();
     const serviceBefore = process.memoryUsage.rss();
@@ -188,7 +167,7 @@ async function memoryPerWorkspace(): Promise<BenchResult[]> {
       ids.push(id);
     }
     const accounted: number[] = [];
-    for (const id of ids) accounted.push(await accountedMiB(docker, `coder-${t.instance}-${id}`));
+    for (const id of ids) accounted.push(await accountedMemoryMiB(t.instance, id));
     const runningDrops: number[] = [];
     const stoppedLevels: number[] = [];
     for (let round = 0; round < 3; round++) {

@@ -1,24 +1,9 @@
-import { PassThrough } from "node:stream";
-import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
+import { execCat } from "../src/docker/testing/engine-probes";
 import { openTerminal, startTestService, waitForStatus } from "../src/testing/harness";
 
 const now = () => performance.now();
-
-/** `docker exec cat` through the Engine API: the naive design, one exec per call. */
-async function dockerExecCat(docker: Docker, container: string, file: string): Promise<string> {
-  const exec = await docker
-    .getContainer(container)
-    .exec({ Cmd: ["cat", file], AttachStdout: true, AttachStderr: true, User: "coder" });
-  const stream = await exec.start({});
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on("data", (c: Buffer) => chunks.push(c));
-  docker.modem.demuxStream(stream, out, out);
-  await new Promise((r) => stream.on("end", r));
-  return Buffer.concat(chunks).toString();
-}
 
 export async function run(): Promise<BenchResult[]> {
   const t = await startTestService();
@@ -47,8 +32,6 @@ export async function run(): Promise<BenchResult[]> {
     const id = workspace.id;
     await t.api.files.write.mutate({ workspaceId: id, path: "bench.txt", content: `${"x".repeat(4095)}\n` });
     const daemon = t.service.workspaces.daemon(id);
-    const docker = new Docker();
-    const container = `coder-${t.instance}-${id}`;
 
     // Warm both paths, then alternate blocks of each so machine noise hits both alike. Blocks, not
     // single calls: each docker exec leaves the engine busy for a moment (the exec's exit and
@@ -59,7 +42,7 @@ export async function run(): Promise<BenchResult[]> {
       sessionId: "bench",
       callId: "w",
     });
-    await dockerExecCat(docker, container, "/workspace/bench.txt");
+    await execCat(t.instance, id, "/workspace/bench.txt");
     const viaDaemon: number[] = [];
     const viaExec: number[] = [];
     for (let round = 0; round < 5; round++) {
@@ -77,7 +60,7 @@ export async function run(): Promise<BenchResult[]> {
       await new Promise((r) => setTimeout(r, 200));
       for (let i = 0; i < 8; i++) {
         const s = now();
-        await dockerExecCat(docker, container, "/workspace/bench.txt");
+        await execCat(t.instance, id, "/workspace/bench.txt");
         viaExec.push(now() - s);
       }
     }

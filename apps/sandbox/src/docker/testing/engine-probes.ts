@@ -1,5 +1,7 @@
-// Test support for tests that check what the Docker driver made on the engine, beyond what the
-// WorkspaceDriver seam shows: volumes, networks, a container holding a volume.
+// Test and bench support for checks of what the Docker driver made on the engine, beyond what the
+// WorkspaceDriver seam shows: volumes, networks, a container holding a volume, raw execs, memory.
+import { readFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
 import Docker from "dockerode";
 import { containerName, LABEL_INSTANCE, stateVolumeName, volumeName } from "../container-spec";
 import { LABEL_JOB } from "../volume-job";
@@ -78,4 +80,39 @@ export async function runningJobConfigs(instance: string): Promise<string[]> {
     ),
   );
   return configs.filter((c): c is string => c !== undefined);
+}
+
+/** `cat` of a file through one Engine API exec: the naive design the daemon is compared with. */
+export async function execCat(instance: string, workspaceId: string, file: string): Promise<string> {
+  const docker = new Docker();
+  const exec = await docker
+    .getContainer(containerName(instance, workspaceId))
+    .exec({ Cmd: ["cat", file], AttachStdout: true, AttachStderr: true, User: "coder" });
+  const stream = await exec.start({});
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on("data", (c: Buffer) => chunks.push(c));
+  docker.modem.demuxStream(stream, out, out);
+  await new Promise((r) => stream.on("end", r));
+  return Buffer.concat(chunks).toString();
+}
+
+/**
+ * What a workspace's running container demonstrably holds, in MiB: its memory cgroup's anonymous
+ * and shared (tmpfs) memory, and the proportional share of its containerd shim.
+ */
+export async function accountedMemoryMiB(instance: string, workspaceId: string): Promise<number> {
+  const pid = (await new Docker().getContainer(containerName(instance, workspaceId)).inspect()).State.Pid;
+  const cgroups = readFileSync(`/proc/${pid}/cgroup`, "utf8");
+  const v1 = cgroups.match(/^\d+:memory:(.+)$/m)?.[1];
+  const v2 = cgroups.match(/^0::(.+)$/m)?.[1];
+  const stat = readFileSync(
+    v1 ? `/sys/fs/cgroup/memory${v1}/memory.stat` : `/sys/fs/cgroup${v2}/memory.stat`,
+    "utf8",
+  );
+  const field = (name: string) => Number(stat.match(new RegExp(`^${name} (\\d+)$`, "m"))?.[1] ?? 0);
+  const cgroupBytes = v1 ? field("total_rss") + field("total_shmem") : field("anon") + field("shmem");
+  const shim = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+  const pss = readFileSync(`/proc/${shim}/smaps_rollup`, "utf8").match(/^Pss:\s+(\d+) kB/m)?.[1];
+  return cgroupBytes / 2 ** 20 + Number(pss ?? 0) / 1024;
 }
