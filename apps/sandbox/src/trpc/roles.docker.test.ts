@@ -30,6 +30,7 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "workspace.access": "viewer on workspace",
   "workspace.create": "owner on service",
   "workspace.start": "owner on workspace",
+  "workspace.resume": "viewer on workspace",
   "workspace.stop": "owner on workspace",
   "workspace.delete": "owner on workspace",
   "workspace.retryImport": "owner on workspace",

@@ -4,7 +4,14 @@ import { collectEvents } from "../agent/testing/event-view";
 import { type ScriptedAgent, startScriptedAgent } from "../agent/testing/scripted-agent";
 import { sessionEventStream } from "../agent/testing/sse-events";
 import { collabSocket, openDocument, until } from "../collab/testing/collab-client";
-import { openTerminal, type SharedPlace, sharedPlace, waitForStatus } from "../testing/harness";
+import {
+  joinShare,
+  openTerminal,
+  type SharedPlace,
+  sharedPlace,
+  trpcClient,
+  waitForStatus,
+} from "../testing/harness";
 
 const IDLE_SECONDS = 3;
 
@@ -72,6 +79,31 @@ describe(`a workspace nothing uses for CODER_IDLE_STOP_SECONDS (${IDLE_SECONDS} 
     }
     const parts = (await detail()).messages.flatMap((m) => m.parts);
     expect(parts.some((p) => p.type === "tool" && p.tool === "read" && p.state === "completed")).toBe(true);
+  });
+
+  it("is woken by a guest who opens it, while one its owner stopped stays stopped for them", async () => {
+    const { t } = agent;
+    const id = await runningWorkspace("shared");
+    const link = await t.api.share.create.mutate({ workspaceId: id, role: "viewer" });
+    const viewer = trpcClient(t.url, await joinShare(t.url, link.url, "Vera"));
+    await t.api.files.write.mutate({ workspaceId: id, path: "plan.md", content: "kept\n" });
+    await untilListed(id, "stopped");
+
+    // Several tabs opening it at once start it once.
+    const opened = await Promise.all(
+      [1, 2, 3].map(() => viewer.workspace.resume.mutate({ workspaceId: id })),
+    );
+    expect(opened.every((w) => w.status === "starting" || w.status === "running")).toBe(true);
+    const awake = await waitForStatus(viewer, id, "running");
+    expect(awake.idleStoppedAt).toBeUndefined();
+    expect((await viewer.files.read.query({ workspaceId: id, path: "plan.md" })).content).toBe("kept\n");
+
+    await t.api.workspace.stop.mutate({ workspaceId: id });
+    await expect(viewer.workspace.resume.mutate({ workspaceId: id })).rejects.toThrow(
+      /its owner stopped it: only the owner can start it again/,
+    );
+    await expect(viewer.workspace.start.mutate({ workspaceId: id })).rejects.toThrow(/FORBIDDEN|owner/i);
+    expect((await listed(id)).status).toBe("stopped");
   });
 
   it("keeps running while a terminal is open or an agent turn runs, and is stopped once they end", async () => {

@@ -436,6 +436,32 @@ export class WorkspaceService {
       .set({ desired_state: "running", idle_stopped_at: null })
       .where("id", "=", id)
       .execute();
+    return this.startContainer(id);
+  }
+
+  /**
+   * Starts a workspace again that the idle stopper stopped, for anyone who may open it: waking it
+   * undoes no choice of its owner's (a workspace its owner stopped stays stopped). Several people
+   * opening it at once start it once: the row is claimed, and a later caller gets it as it is.
+   */
+  async resume(id: string): Promise<Workspace> {
+    const row = await this.row(id);
+    if (!row.idle_stopped_at) {
+      if (row.desired_state === "running") return this.get(id);
+      throw new WorkspaceError("precondition", "its owner stopped it: only the owner can start it again");
+    }
+    this.assertIdle(id);
+    const claimed = await this.db
+      .updateTable("workspaces")
+      .set({ desired_state: "running", idle_stopped_at: null })
+      .where("id", "=", id)
+      .where("idle_stopped_at", "is not", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return this.get(id);
+    return this.startContainer(id);
+  }
+
+  private async startContainer(id: string): Promise<Workspace> {
     const workspace = await this.setTransient(id, { status: "starting" });
     void this.bringUp(id, () => this.driver.start(id));
     return workspace ?? this.get(id);

@@ -32,6 +32,8 @@ export const workspaceRouter = router({
     .input(retryImportInput)
     .mutation(({ ctx, input }) => ctx.workspaces.retryImport(input.workspaceId, input.token)),
   start: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.start(input.workspaceId)),
+  /** Opening a workspace the service stopped for being idle wakes it, whoever opens it. */
+  resume: workspaceProcedure("viewer").mutation(({ ctx, input }) => ctx.workspaces.resume(input.workspaceId)),
   stop: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.stop(input.workspaceId)),
   delete: workspaceProcedure("owner").mutation(async ({ ctx, input }) => {
     // Its guests lose access first, so none keeps a connection to a workspace being removed.

@@ -30,8 +30,8 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
   const workspace = query.data;
   const running = workspace?.status === "running";
   const owner = access?.role === "owner";
-  // Only the owner may start it; a guest waits for them.
-  const resume = useResume(owner ? workspace : undefined);
+  // Anyone who opens it wakes it from an idle stop; only the owner starts one they stopped.
+  const resume = useResume(workspace);
   // Once shown, the IDE stays up through a stop, so unsaved edits are not lost.
   const [shown, setShown] = useState(false);
   if (running && !shown) setShown(true);

@@ -18,12 +18,13 @@ export interface Resume {
 }
 
 /**
- * Opening a workspace that the service stopped for being idle starts it again (once per page), and
- * the page then says that the processes it ran were ended by the stop.
+ * Opening a workspace that the service stopped for being idle starts it again (once per page),
+ * whoever opens it (a guest too), and the page then says that the processes it ran were ended by
+ * the stop.
  */
 export function useResume(workspace: Workspace | undefined): Resume {
   const trpc = useTRPC();
-  const start = useMutation(trpc.workspace.start.mutationOptions());
+  const start = useMutation(trpc.workspace.resume.mutationOptions());
   const [asked, setAsked] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const idle = workspace !== undefined && isIdleStopped(workspace);
