@@ -9,6 +9,7 @@ import {
   openTerminal,
   startTestService,
   type TestService,
+  trpcClient,
   waitForStatus,
 } from "../testing/harness";
 
@@ -37,6 +38,7 @@ describe("what a guest's terminal and language server sockets may do", () => {
 
   it("shows a viewer the terminal's screen, but what the viewer types never reaches the shell", async () => {
     const owner = await openTerminal(t.url, t.cookie, id, "watched");
+    await owner.waitFor(/\$ /);
     const viewer = await openTerminal(url, cookies.viewer ?? "", id, "watched");
     const refused = new Promise<string>((resolve) =>
       viewer.ws.on("message", (data: Buffer, isBinary: boolean) => {
@@ -73,6 +75,36 @@ describe("what a guest's terminal and language server sockets may do", () => {
     );
     owner.ws.close();
     viewer.ws.close();
+  });
+
+  it("never starts a shell for a viewer: a terminal no one opened is refused and stays unopened", async () => {
+    const viewer = await openTerminal(url, cookies.viewer ?? "", id, "unopened");
+    const closed = new Promise<{ code: number; told: string }>((resolve) => {
+      let told = "";
+      viewer.ws.on("message", (data: Buffer, isBinary: boolean) => {
+        if (!isBinary) told += data.toString();
+      });
+      viewer.ws.on("close", (code) => resolve({ code, told }));
+    });
+    const { code, told } = await closed;
+    expect(code).toBe(1000);
+    expect(told).toContain('no terminal \\"unopened\\" is open');
+    expect((await execIn(t.instance, id, ["tmux", "has-session", "-t", "=unopened"])).code).not.toBe(0);
+  });
+
+  it("lists the open terminals to a viewer, oldest first, with one a shell made itself", async () => {
+    const viewerApi = trpcClient(url, cookies.viewer ?? "");
+    const first = await openTerminal(url, t.cookie, id, "listed-1");
+    await first.waitFor(/\$ /);
+    first.send("tmux new-session -d -s made-in-shell\r");
+    await until(
+      async () => (await viewerApi.terminal.list.query({ workspaceId: id })).names.includes("made-in-shell"),
+      "the session made in the shell is listed",
+    );
+    const { names } = await viewerApi.terminal.list.query({ workspaceId: id });
+    expect(names.indexOf("listed-1")).toBeLessThan(names.indexOf("made-in-shell"));
+    expect(names).not.toContain("unopened");
+    first.ws.close();
   });
 
   it("lets an editor type in the terminal", async () => {

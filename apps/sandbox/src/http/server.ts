@@ -9,6 +9,7 @@ import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import { PresenceBoard } from "../presence/presence-board";
+import { TerminalDirectory } from "../terminal/terminal-directory";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceDriver } from "../workspaces/driver";
@@ -89,6 +90,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const principal = (req: IncomingMessage) => auth.session(readCookie(req, SESSION_COOKIE));
   const shareFailures = new FailureBackoff();
   const presence = new PresenceBoard();
+  const terminals = new TerminalDirectory(driver);
 
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -106,6 +108,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         ended: caller ? null : await auth.whyEnded(readCookie(req, SESSION_COOKIE)),
         presence,
         workspaces,
+        terminals,
         imports: deps.imports,
         agent,
         shares: auth.shares,
@@ -172,7 +175,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   });
 
   const collab = deps.collab.route((workspaceId, who) => collabUser(presence, workspaceId, who));
-  const sockets = new SocketRouter(socketRoutes(driver, log, deps.lspServers, collab), {
+  const sockets = new SocketRouter(socketRoutes(driver, terminals, log, deps.lspServers, collab), {
     principalOf: principal,
     workspaces,
     connections: auth.connections,

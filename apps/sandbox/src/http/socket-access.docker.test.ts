@@ -2,6 +2,7 @@ import { AccessCloseCode, DEFAULT_LSP_SERVERS } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { DockerDriver } from "../docker/docker-driver";
+import { TerminalDirectory } from "../terminal/terminal-directory";
 import { startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { socketRoutes } from "./socket-route-table";
 
@@ -54,7 +55,10 @@ describe("who may open a terminal, language server or collaboration socket", () 
       pidsLimit: 256,
     });
     const collab = t.service.collab.route(() => ({ name: "x", color: "#000000", colorLight: "#00000033" }));
-    const served = socketRoutes(driver, () => undefined, DEFAULT_LSP_SERVERS, collab).map((r) => r.prefix);
+    const terminals = new TerminalDirectory(driver);
+    const served = socketRoutes(driver, terminals, () => undefined, DEFAULT_LSP_SERVERS, collab).map(
+      (r) => r.prefix,
+    );
     expect(served).toEqual(SOCKET_PATHS.map((p) => p.prefix));
   });
 

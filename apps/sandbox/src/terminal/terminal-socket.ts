@@ -8,7 +8,8 @@ import type { WebSocket } from "ws";
 import { SocketBridge } from "../container-streams/socket-bridge";
 import type { SocketRoute } from "../http/socket-routes";
 import type { TtyProcess, WorkspaceDriver } from "../workspaces/driver";
-import { tmuxAttachCommand } from "./tmux-session";
+import type { TerminalDirectory } from "./terminal-directory";
+import { tmuxAttachCommand, tmuxWatchCommand } from "./tmux-session";
 
 /** Resume reading from the container once the browser has caught up to this. */
 const LOW_WATER_BYTES = TERMINAL_HIGH_WATER_BYTES / 4;
@@ -25,12 +26,14 @@ function send(ws: WebSocket, message: TerminalServerMessage): void {
  * and outlives the socket, so a reload or a second tab sees the same screen; after a stop it comes
  * back with its last screen and folder. Output is flow-controlled by acks from
  * the browser: past the high-water mark the exec stream is paused, tmux stops drawing for this
- * client, and neither the service's memory nor the page can be flooded. A read-only socket sees
- * the screen but its keystrokes are dropped here.
+ * client, and neither the service's memory nor the page can be flooded. A read-only socket (a
+ * viewer) attaches only to a session that is open, as a read-only tmux client, and its keystrokes
+ * are dropped here too.
  */
 export async function serveTerminal(
   ws: WebSocket,
   driver: WorkspaceDriver,
+  terminals: TerminalDirectory,
   workspaceId: string,
   terminal: string,
   log: (line: string) => void,
@@ -85,11 +88,17 @@ export async function serveTerminal(
   ws.on("error", (err) => log(`terminal ${workspaceId}/${terminal}: ${err.message}`));
 
   let started: TtyProcess;
-  // A viewer's tmux client is read-only too, and its screen never resizes the window everyone
-  // else sees (the window follows whoever typed last: tmux.conf's `window-size latest`).
-  const viewerFlags = readOnly ? "read-only,ignore-size" : "";
   try {
-    started = await driver.execTty(workspaceId, tmuxAttachCommand(terminal, viewerFlags), size);
+    if (readOnly && !(await terminals.isOpen(workspaceId, terminal))) {
+      send(ws, {
+        type: "error",
+        message: `no terminal "${terminal}" is open; it shows once an editor opens it`,
+      });
+      bridge.close(1000, "no such terminal");
+      return;
+    }
+    const command = readOnly ? tmuxWatchCommand(terminal) : tmuxAttachCommand(terminal);
+    started = await driver.execTty(workspaceId, command, size);
   } catch (err) {
     log(`terminal ${workspaceId}/${terminal}: ${(err as Error).message}`);
     send(ws, { type: "error", message: `cannot open the terminal: ${(err as Error).message}` });
@@ -115,13 +124,17 @@ export async function serveTerminal(
 }
 
 /** `/terminal/<workspace>/<name>`: a viewer sees the screen; typing needs an editor. */
-export function terminalRoute(driver: WorkspaceDriver, log: (line: string) => void): SocketRoute {
+export function terminalRoute(
+  driver: WorkspaceDriver,
+  terminals: TerminalDirectory,
+  log: (line: string) => void,
+): SocketRoute {
   return {
     prefix: "terminal",
     name: terminalName,
     minimumRole: "viewer",
     maxPayload: MAX_TERMINAL_INPUT_BYTES,
     serve: (ws, { workspaceId, name }, { readOnly }) =>
-      void serveTerminal(ws, driver, workspaceId, name, log, readOnly),
+      void serveTerminal(ws, driver, terminals, workspaceId, name, log, readOnly),
   };
 }

@@ -55,6 +55,15 @@ export function tmuxAttachCommand(name: string, clientFlags = ""): string[] {
   return ["sh", "-c", ATTACH_SCRIPT, "sh", name, RESTORED_SESSION_START, clientFlags];
 }
 
+/**
+ * A viewer's command: attach to the open session `name` as a read-only client whose screen never
+ * resizes the window everyone else sees (it follows whoever typed last: tmux.conf's
+ * `window-size latest`). It never creates a session: a viewer starts no shell.
+ */
+export function tmuxWatchCommand(name: string): string[] {
+  return ["tmux", "attach-session", "-f", "read-only,ignore-size", "-t", `=${name}`];
+}
+
 /** Saves every terminal's screen and folder before the workspace stops; never fails the stop. */
 export async function saveTerminalScreens(driver: WorkspaceDriver, workspaceId: string): Promise<void> {
   try {

@@ -15,6 +15,7 @@ import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connec
 import { ImportError } from "../imports/import-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
+import type { TerminalDirectory } from "../terminal/terminal-directory";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
 
@@ -25,6 +26,8 @@ export interface Context {
   ended: AccessCloseCode | null;
   presence: PresenceBoard;
   workspaces: WorkspaceService;
+  /** The terminals (tmux sessions) open in each workspace. */
+  terminals: TerminalDirectory;
   /** Fills workspaces from repositories and uploads. */
   imports: WorkspaceImporter;
   agent: AgentService;

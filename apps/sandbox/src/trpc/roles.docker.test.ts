@@ -68,6 +68,7 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "share.revoke": "owner on service",
   "presence.watch": "viewer on workspace",
   "presence.openFile": "viewer on workspace",
+  "terminal.list": "viewer on workspace",
 };
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };

@@ -4,6 +4,7 @@ import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
+import { terminalRouter } from "./routers/terminal";
 import { toolsRouter } from "./routers/tools";
 import { workspaceRouter } from "./routers/workspace";
 
@@ -16,6 +17,7 @@ export const appRouter = router({
   lsp: lspRouter,
   share: shareRouter,
   presence: presenceRouter,
+  terminal: terminalRouter,
 });
 
 export type AppRouter = typeof appRouter;

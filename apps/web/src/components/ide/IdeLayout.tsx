@@ -206,6 +206,7 @@ export function IdeLayout({
               <TerminalPanel
                 ref={terminals}
                 workspaceId={workspaceId}
+                running={running}
                 maximised={maximised}
                 onToggleMaximised={toggleMaximised}
               />

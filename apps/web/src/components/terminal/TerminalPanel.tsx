@@ -1,47 +1,84 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { type Ref, useEffect, useImperativeHandle, useState } from "react";
+import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
 import { TerminalView } from "./TerminalView";
 import styles from "./terminal.module.css";
-import { loadTerminalNames, nextTerminalName, saveTerminalNames } from "./terminal-tabs";
+import {
+  DEFAULT_TERMINAL,
+  firstTerminalTabs,
+  loadTerminalNames,
+  nextTerminalName,
+  saveTerminalNames,
+} from "./terminal-tabs";
+
+/** How often a viewer's tabs follow the terminals that the editors open and close. */
+const VIEWER_REFRESH_MS = 3000;
 
 export interface TerminalPanelHandle {
   /** Opens a new terminal tab. */
   add(): void;
 }
 
+/**
+ * The terminal tabs. An editor's tabs are theirs (remembered in this browser); on a first visit
+ * they are the terminals already open in the workspace. A viewer's tabs are the open terminals,
+ * following what the editors do: a viewer opens none.
+ */
 export function TerminalPanel({
   workspaceId,
+  running,
   maximised,
   onToggleMaximised,
   ref,
 }: {
   workspaceId: string;
+  running: boolean;
   /** The terminal takes the editor's room too. */
   maximised: boolean;
   onToggleMaximised(): void;
   ref?: Ref<TerminalPanelHandle>;
 }) {
-  // Read from localStorage after mount: the server render has no storage.
-  const [names, setNames] = useState<string[] | null>(null);
-  const [active, setActive] = useState<string | null>(null);
+  const trpc = useTRPC();
   const readOnly = !useCanEdit();
+  const open = useQuery(
+    trpc.terminal.list.queryOptions(
+      { workspaceId },
+      {
+        enabled: running,
+        refetchInterval: readOnly ? VIEWER_REFRESH_MS : false,
+        refetchOnWindowFocus: readOnly,
+      },
+    ),
+  );
+  // An editor's tabs: undefined until read from localStorage after mount (the server render has
+  // none), null on a first visit until the open terminals are known.
+  const [own, setOwn] = useState<string[] | null | undefined>(undefined);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const openNames = open.data?.names;
 
   useEffect(() => {
-    const saved = loadTerminalNames(window.localStorage, workspaceId);
-    setNames(saved);
-    setActive(saved[0] ?? null);
+    setOwn(loadTerminalNames(window.localStorage, workspaceId));
   }, [workspaceId]);
+  useEffect(() => {
+    if (readOnly || own !== null) return;
+    if (openNames) setOwn(firstTerminalTabs(openNames));
+    else if (open.isError || !running) setOwn([DEFAULT_TERMINAL]);
+  }, [readOnly, own, openNames, open.isError, running]);
+
+  const names = readOnly ? (openNames ?? null) : (own ?? null);
+  const active = chosen !== null && names?.includes(chosen) ? chosen : (names?.[0] ?? null);
 
   function update(next: string[], nextActive: string | null) {
-    setNames(next);
-    setActive(nextActive);
+    setOwn(next);
+    setChosen(nextActive);
     saveTerminalNames(window.localStorage, workspaceId, next);
   }
 
   function add() {
-    if (!names) return;
+    if (!names || readOnly) return;
     const name = nextTerminalName(names);
     update([...names, name], name);
   }
@@ -66,22 +103,24 @@ export function TerminalPanel({
             className={`${styles.tab} ${name === active ? styles.activeTab : ""}`}
             data-testid="terminal-tab"
             data-name={name}
-            onClick={() => setActive(name)}
-            onKeyDown={(event) => event.key === "Enter" && setActive(name)}
+            onClick={() => setChosen(name)}
+            onKeyDown={(event) => event.key === "Enter" && setChosen(name)}
           >
             {name}
-            <button
-              type="button"
-              className={styles.closeTab}
-              title="Close the tab (the tmux session keeps running)"
-              aria-label={`Close terminal ${name}`}
-              onClick={(event) => {
-                event.stopPropagation();
-                close(name);
-              }}
-            >
-              ×
-            </button>
+            {!readOnly && (
+              <button
+                type="button"
+                className={styles.closeTab}
+                title="Close the tab (the tmux session keeps running)"
+                aria-label={`Close terminal ${name}`}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  close(name);
+                }}
+              >
+                ×
+              </button>
+            )}
           </div>
         ))}
         {readOnly ? (
@@ -122,7 +161,9 @@ export function TerminalPanel({
         ))}
         {names?.length === 0 && (
           <p className={styles.empty}>
-            {readOnly ? "No terminal open." : "No terminal open. Press + to start one."}
+            {readOnly
+              ? "No terminal is open in this workspace; one shows here once an editor opens it."
+              : "No terminal open. Press + to start one."}
           </p>
         )}
       </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadTerminalNames, nextTerminalName, saveTerminalNames } from "./terminal-tabs";
+import { firstTerminalTabs, loadTerminalNames, nextTerminalName, saveTerminalNames } from "./terminal-tabs";
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
@@ -11,8 +11,13 @@ function memoryStorage(initial: Record<string, string> = {}) {
 }
 
 describe("terminal tabs", () => {
-  it("opens one terminal named main the first time", () => {
-    expect(loadTerminalNames(memoryStorage(), "ws1")).toEqual(["main"]);
+  it("opens one terminal named main the first time, when none is open in the workspace", () => {
+    expect(loadTerminalNames(memoryStorage(), "ws1")).toBeNull();
+    expect(firstTerminalTabs([])).toEqual(["main"]);
+  });
+
+  it("shows the terminals already open in the workspace the first time, as someone joining would expect", () => {
+    expect(firstTerminalTabs(["main", "build"])).toEqual(["main", "build"]);
   });
 
   it("reopens the tabs saved for the same workspace after a reload", () => {
@@ -24,14 +29,14 @@ describe("terminal tabs", () => {
   });
 
   it("ignores saved data that is corrupt or names a terminal the service would refuse", () => {
-    expect(loadTerminalNames(memoryStorage({ "coder.terminals.ws1": "{not json" }), "ws1")).toEqual(["main"]);
+    expect(loadTerminalNames(memoryStorage({ "coder.terminals.ws1": "{not json" }), "ws1")).toBeNull();
     expect(
       loadTerminalNames(
         memoryStorage({ "coder.terminals.ws1": JSON.stringify(["ok", "bad name", 7, "ok"]) }),
         "ws1",
       ),
     ).toEqual(["ok"]);
-    expect(loadTerminalNames(memoryStorage({ "coder.terminals.ws1": "[]" }), "ws1")).toEqual(["main"]);
+    expect(loadTerminalNames(memoryStorage({ "coder.terminals.ws1": "[]" }), "ws1")).toBeNull();
   });
 
   it("still works when storage refuses to save", () => {

@@ -11,7 +11,8 @@ type KeyValueStore = Pick<Storage, "getItem" | "setItem">;
 
 const storageKey = (workspaceId: string) => `coder.terminals.${workspaceId}`;
 
-export function loadTerminalNames(storage: KeyValueStore, workspaceId: string): string[] {
+/** The tabs this browser saved for the workspace; null when it saved none (its first visit). */
+export function loadTerminalNames(storage: KeyValueStore, workspaceId: string): string[] | null {
   try {
     const parsed: unknown = JSON.parse(storage.getItem(storageKey(workspaceId)) ?? "null");
     if (Array.isArray(parsed)) {
@@ -20,9 +21,17 @@ export function loadTerminalNames(storage: KeyValueStore, workspaceId: string): 
       if (unique.length > 0) return unique;
     }
   } catch {
-    // Unreadable: start over with the default tab.
+    // Unreadable: start over as on a first visit.
   }
-  return [DEFAULT_TERMINAL];
+  return null;
+}
+
+/**
+ * The tabs of a first visit: the terminals already open in the workspace (someone joining a
+ * shared session sees its shells), else one new terminal.
+ */
+export function firstTerminalTabs(open: readonly string[]): string[] {
+  return open.length > 0 ? [...open] : [DEFAULT_TERMINAL];
 }
 
 export function saveTerminalNames(storage: KeyValueStore, workspaceId: string, names: string[]): void {
