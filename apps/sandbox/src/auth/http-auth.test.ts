@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { originAllowed, readCookie, sessionCookie } from "./http-auth";
+import { clearedSessionCookie, originAllowed, readCookie, sessionCookie } from "./http-auth";
 
 const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 
@@ -11,12 +11,18 @@ describe("http auth helpers", () => {
     expect(readCookie(req({}), "coder_session")).toBeUndefined();
   });
 
+  it("reads a malformed cookie header without throwing", () => {
+    expect(readCookie(req({ cookie: "coder_session=%E0%A4%A" }), "coder_session")).toBe("%E0%A4%A");
+    expect(readCookie(req({ cookie: ";;=;coder_session" }), "coder_session")).toBeUndefined();
+  });
+
   it("issues an HttpOnly SameSite cookie, Secure when asked", () => {
     const c = sessionCookie("v", 60, false);
     expect(c).toContain("HttpOnly");
     expect(c).toContain("SameSite=Lax");
     expect(c).not.toContain("Secure");
     expect(sessionCookie("v", 60, true)).toContain("Secure");
+    expect(clearedSessionCookie()).toMatch(/^coder_session=; .*Max-Age=0/);
   });
 
   it("allows the service's own origin and configured ones only", () => {

@@ -1,32 +1,22 @@
 import type { IncomingMessage } from "node:http";
+import { parseCookie, stringifySetCookie } from "cookie";
 
 export const SESSION_COOKIE = "coder_session";
 
+/** A cookie of the request; a malformed header or value never throws (it is the caller's input). */
 export function readCookie(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
+  return header ? parseCookie(header)[name] : undefined;
 }
 
+const SESSION_ATTRIBUTES = { path: "/", httpOnly: true, sameSite: "lax" } as const;
+
 export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
-  const attrs = [
-    `${SESSION_COOKIE}=${value}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Lax",
-    `Max-Age=${maxAgeSeconds}`,
-  ];
-  if (secure) attrs.push("Secure");
-  return attrs.join("; ");
+  return stringifySetCookie(SESSION_COOKIE, value, { ...SESSION_ATTRIBUTES, maxAge: maxAgeSeconds, secure });
 }
 
 export function clearedSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`;
+  return stringifySetCookie(SESSION_COOKIE, "", { ...SESSION_ATTRIBUTES, maxAge: 0 });
 }
 
 /**
