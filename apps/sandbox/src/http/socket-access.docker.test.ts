@@ -69,6 +69,10 @@ describe("who may open a terminal, language server or collaboration socket", () 
       expect(await outcome(url, { origin: t.url, cookie: "coder_session=forged" })).toBe(
         `close ${AccessCloseCode.LoggedOut}`,
       );
+      // Malformed percent-encoding is a forged cookie too, not a service error.
+      expect(await outcome(url, { origin: t.url, cookie: "coder_session=%E0%A4%A" })).toBe(
+        `close ${AccessCloseCode.LoggedOut}`,
+      );
     });
 
     it(`says "no such workspace" on /${prefix} for a workspace that does not exist`, async () => {

@@ -148,6 +148,7 @@ describe("who may call each procedure", () => {
   const callers: { who: string; cookie: (t: TestService) => string | undefined; role: Role | null }[] = [
     { who: "no session", cookie: () => undefined, role: null },
     { who: "a forged session", cookie: () => "coder_session=forged", role: null },
+    { who: "a malformed session cookie", cookie: () => "coder_session=%E0%A4%A", role: null },
     { who: "the owner", cookie: (t) => t.cookie, role: "owner" },
   ];
 
