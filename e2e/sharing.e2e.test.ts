@@ -7,6 +7,9 @@ import { logIn, terminalText, waitForTerminal } from "./support/browser";
 import type { ModelServer } from "./support/model-server";
 import type { Stack } from "./support/stack";
 
+/** The terminal of the tab shown (the others are mounted, hidden). */
+const SHOWN_TERMINAL = "[data-testid=terminal]:not([hidden])";
+
 /**
  * Two people on one workspace, each in their own browser context: the owner shares a link from
  * the IDE, a guest joins through it under a name, and the role decides what the guest's page
@@ -64,7 +67,7 @@ describe("sharing a workspace by link, in Chromium", () => {
   const openFile = (page: Page, file: string) =>
     page.locator(`[data-testid=tree-item][data-path="${file}"]`).click();
   const openTerminal = (page: Page) =>
-    page.locator('[data-testid=terminal][data-state="open"]').waitFor({ timeout: 30_000 });
+    page.locator(`${SHOWN_TERMINAL}[data-state="open"]`).waitFor({ timeout: 30_000 });
 
   /** A tRPC mutation sent from the page with its cookie, as a page script could: the HTTP status. */
   const postFromPage = (page: Page, procedure: string, input: unknown) =>
@@ -107,12 +110,12 @@ describe("sharing a workspace by link, in Chromium", () => {
 
     // The terminal shows the owner's screen; the viewer's keys go nowhere.
     await Promise.all([openTerminal(owner), openTerminal(viewer)]);
-    expect(await viewer.getByTestId("terminal").getAttribute("data-read-only")).toBe("true");
+    expect(await viewer.locator(SHOWN_TERMINAL).getAttribute("data-read-only")).toBe("true");
     expect(await viewer.getByTestId("terminal-add").count()).toBe(0);
-    await viewer.getByTestId("terminal").click();
+    await viewer.locator(SHOWN_TERMINAL).click();
     await viewer.keyboard.type("echo from-the-viewer\n");
     await waitForTerminal(owner, /\$\s*$/m);
-    await owner.getByTestId("terminal").click();
+    await owner.locator(SHOWN_TERMINAL).click();
     await owner.keyboard.type("echo from-the-owner\n");
     await waitForTerminal(viewer, /from-the-owner[\s\S]*from-the-owner/);
     // Sent before the owner's line, the viewer's would show before it if it had reached the shell.
@@ -157,6 +160,39 @@ describe("sharing a workspace by link, in Chromium", () => {
     await viewer.context().close();
   });
 
+  it("guests see the terminals open in the workspace: a viewer's tabs follow the owner's, an editor joining finds them", async () => {
+    const owner = await ownerIde();
+    const viewer = await join(await share(owner, "viewer"), "Vi", "viewer");
+    await owner.getByTestId("terminal-add").click();
+    const added = await owner
+      .locator('[data-testid=terminal-tab][aria-selected="true"]')
+      .getAttribute("data-name");
+    const onOwner = owner.locator(`[data-testid=terminal][data-name="${added}"]`);
+    await onOwner.and(owner.locator('[data-state="open"]')).waitFor({ timeout: 30_000 });
+
+    // The viewer gets a tab for it and watches what the owner types there.
+    const viewerTab = viewer.locator(`[data-testid=terminal-tab][data-name="${added}"]`);
+    await viewerTab.waitFor({ timeout: 15_000 });
+    await viewerTab.click();
+    await onOwner.click();
+    await owner.keyboard.type("echo in-the-new-$((20+1))\n");
+    const onViewer = viewer.locator(`[data-testid=terminal][data-name="${added}"] .xterm-rows`);
+    await expect.poll(() => onViewer.innerText(), { timeout: 15_000 }).toContain("in-the-new-21");
+
+    // Someone joining as an editor finds it among their tabs on their first visit.
+    const editor = await join(await share(owner, "editor"), "Eda", "editor");
+    await editor.locator(`[data-testid=terminal-tab][data-name="${added}"]`).waitFor({ timeout: 15_000 });
+    await editor
+      .locator(`[data-testid=terminal][data-name="${added}"][data-state="open"]`)
+      .waitFor({ state: "attached", timeout: 30_000 });
+
+    // Its shell ends: the viewer's tab goes away.
+    await onOwner.click();
+    await owner.keyboard.type("exit\n");
+    await viewerTab.waitFor({ state: "detached", timeout: 15_000 });
+    for (const page of [owner, viewer, editor]) await page.context().close();
+  });
+
   it("an editor guest edits a file, types in the terminal and approves the agent's shell command", async () => {
     const owner = await ownerIde();
     const editor = await join(await share(owner, "editor"), "Ed", "editor");
@@ -176,7 +212,7 @@ describe("sharing a workspace by link, in Chromium", () => {
 
     await openTerminal(editor);
     await waitForTerminal(editor, /\$\s*$/m);
-    await editor.getByTestId("terminal").click();
+    await editor.locator(SHOWN_TERMINAL).click();
     await editor.keyboard.type("echo typed-by-ed > ed.txt\n");
     await expect
       .poll(
@@ -226,7 +262,7 @@ describe("sharing a workspace by link, in Chromium", () => {
     await notice.waitFor({ timeout: 10_000 });
     console.log(`revoke → the guest's page says so: ${Date.now() - revokedAt} ms (through Chromium)`);
     expect(await notice.innerText()).toContain("This link was revoked.");
-    await guest.locator('[data-testid=terminal][data-state="revoked"]').waitFor({ timeout: 10_000 });
+    await guest.locator(`${SHOWN_TERMINAL}[data-state="revoked"]`).waitFor({ timeout: 10_000 });
     // Her live presence subscription ended too: she is gone from the owner's header.
     await expect.poll(() => presence(owner), { timeout: 10_000 }).not.toContain("Rita");
     await expect.poll(() => link.getAttribute("data-state"), { timeout: 10_000 }).toBe("revoked");

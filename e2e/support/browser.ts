@@ -50,7 +50,7 @@ export async function createAndOpenWorkspace(
 
 /** The text the terminal shows (xterm's DOM rows). */
 export async function terminalText(page: Page): Promise<string> {
-  return page.locator("[data-testid=terminal] .xterm-rows").innerText();
+  return page.locator("[data-testid=terminal]:not([hidden]) .xterm-rows").innerText();
 }
 
 /** Waits until the terminal shows `re`; the error quotes what it shows instead. */
