@@ -6,6 +6,7 @@ import type { Principal } from "../auth/principal";
 import type { SocketRoute } from "../http/socket-routes";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import type { DiskAuthor } from "./live-file";
+import { RestingDocuments } from "./resting-documents";
 import { WorkspaceDocuments } from "./workspace-documents";
 
 /** Tool arguments' paths as document names (canonical, relative to the workspace); undefined: all. */
@@ -38,8 +39,12 @@ export type IdentityOf = (workspaceId: string, principal: Principal) => CollabUs
  */
 export class CollabService implements LiveFiles {
   private readonly byWorkspace = new Map<string, WorkspaceDocuments>();
+  private readonly rests = new RestingDocuments();
+  private readonly following = new AbortController();
 
-  constructor(private readonly deps: CollabServiceDeps) {}
+  constructor(private readonly deps: CollabServiceDeps) {
+    void this.forgetRestsOfStoppedWorkspaces();
+  }
 
   /** `/collab/<workspace>/<tab>`: a viewer's documents are read-only; their cursor still shows. */
   route(identity: IdentityOf): SocketRoute {
@@ -79,7 +84,19 @@ export class CollabService implements LiveFiles {
 
   /** Writes every document back and closes them (the service stops). */
   async close(): Promise<void> {
+    this.following.abort();
     await Promise.all([...this.byWorkspace.values()].map((docs) => docs.close()));
+  }
+
+  /** A stopped or deleted workspace costs no memory for documents nobody can have open. */
+  private async forgetRestsOfStoppedWorkspaces(): Promise<void> {
+    for await (const event of this.deps.workspaces.events.subscribe(undefined, this.following.signal)) {
+      if (event.kind !== "event") continue;
+      const change = event.item.data;
+      if (change.type === "deleted") this.rests.forget(change.workspaceId);
+      else if (change.type === "upsert" && change.workspace.status !== "running")
+        this.rests.forget(change.workspace.id);
+    }
   }
 
   private documents(workspaceId: string): WorkspaceDocuments {
@@ -101,6 +118,7 @@ export class CollabService implements LiveFiles {
         },
         changes: this.deps.workspaces.fileFeed(workspaceId),
         log: this.deps.log,
+        rests: this.rests.of(workspaceId),
         idle: () => {
           if (this.byWorkspace.get(workspaceId) === created) this.byWorkspace.delete(workspaceId);
         },

@@ -112,6 +112,31 @@ describe("live co-editing of a workspace file", () => {
     );
   });
 
+  it("takes back typing done offline past the unload grace, with what the disk did meanwhile, once", async () => {
+    await sh("printf 'one\\ntwo\\n' > offline.txt");
+    const first = openDocument(socket(), "offline.txt");
+    await synced(first);
+    const epoch = first.epoch();
+    const offline = new Y.Doc();
+    Y.applyUpdate(offline, Y.encodeStateAsUpdate(first.doc));
+    first.provider.destroy();
+    await until(
+      () => !t.service.collab.liveDocuments(id).includes("offline.txt"),
+      "the document unloaded",
+      30_000,
+    );
+    // While the document rests, the person types offline and a command changes the file.
+    offline.getText(COLLAB_TEXT).insert(3, " typed offline");
+    await sh("printf 'one\\ntwo, from sed\\n' > offline.txt");
+    const back = openDocument(socket(), "offline.txt", { doc: offline, epoch });
+    await synced(back);
+    const expected = "one typed offline\ntwo, from sed\n";
+    await until(() => back.text() === expected, "the copy holds both changes");
+    expect(back.refused()).toBeUndefined();
+    await until(async () => (await disk("offline.txt")) === expected, "the disk holds both, once");
+    back.provider.destroy();
+  });
+
   it("refuses a copy from an earlier load instead of merging it twice", async () => {
     await sh("printf 'once\\n' > epoch.txt");
     const first = openDocument(socket(), "epoch.txt");
@@ -121,12 +146,16 @@ describe("live co-editing of a workspace file", () => {
     const oldDoc = new Y.Doc();
     Y.applyUpdate(oldDoc, Y.encodeStateAsUpdate(first.doc));
     first.provider.destroy();
-    // Rebuilt from disk after the last editor left: the old copy's items are not in the new load.
     await until(
       () => !t.service.collab.liveDocuments(id).includes("epoch.txt"),
       "the document unloaded",
       30_000,
     );
+    // A stop drops the workspace's resting documents: the next load is rebuilt from disk, and the
+    // old copy's items are not in it.
+    await t.api.workspace.stop.mutate({ workspaceId: id });
+    await t.api.workspace.start.mutate({ workspaceId: id });
+    await waitForStatus(t.api, id, "running");
     const again = openDocument(socket(), "epoch.txt", { doc: oldDoc, epoch: stale });
     await until(() => again.refused() !== undefined, "the old copy is refused");
     expect(again.refused()).toBe("stale-copy");

@@ -213,6 +213,28 @@ describe("disk merge", () => {
     expect(live.getText(COLLAB_TEXT).toString()).toBe("one typed\ntwo\nthree changed\n");
   });
 
+  it("continues an unloaded document from its rest: an old copy's offline typing and the disk's change since both land, once", () => {
+    // First load: a browser syncs, then goes offline; the document unloads (its rest is kept).
+    const first = new Y.Doc();
+    const firstMerge = new DiskMerge(first, "one\ntwo\nthree\n");
+    const browser = new Y.Doc();
+    Y.applyUpdate(browser, Y.encodeStateAsUpdate(first));
+    const rest = firstMerge.rest();
+    firstMerge.destroy();
+    browser.getText(COLLAB_TEXT).insert(3, " typed offline");
+    // Meanwhile the disk changed; the next load continues the rest and merges the disk.
+    const second = new Y.Doc();
+    const merge = new DiskMerge(second, "one\ntwo\nthree, on disk\n", undefined, rest);
+    expect(second.getText(COLLAB_TEXT).toString()).toBe("one\ntwo\nthree, on disk\n");
+    // The browser reconnects: the usual Yjs sync, both ways.
+    Y.applyUpdate(second, Y.encodeStateAsUpdate(browser, Y.encodeStateVector(second)));
+    Y.applyUpdate(browser, Y.encodeStateAsUpdate(second, Y.encodeStateVector(browser)));
+    const expected = "one typed offline\ntwo\nthree, on disk\n";
+    expect(second.getText(COLLAB_TEXT).toString()).toBe(expected);
+    expect(browser.getText(COLLAB_TEXT).toString()).toBe(expected);
+    expect(merge.beginWrite()?.text).toBe(expected);
+  });
+
   it("only moves the baseline when the disk already holds the document's text", () => {
     const live = new Y.Doc();
     const merge = new DiskMerge(live, "a\n");

@@ -15,6 +15,12 @@ export type DiskOutcome =
   /** The disk changed: the change was merged into the document. */
   | "merged";
 
+/** A document and its baseline as Yjs updates: what an unloaded document leaves to the next load. */
+export interface MergeRest {
+  live: Uint8Array;
+  base: Uint8Array;
+}
+
 /** A write-back in flight: the text to write, and what to do once it is on disk. */
 export interface PendingWrite {
   text: string;
@@ -44,16 +50,34 @@ export class DiskMerge {
   /** Where the last merged disk change ends (its first changed region), for showing who made it. */
   private lastEdit: Y.RelativePosition | null = null;
 
-  /** Fills the (empty) live document with the file's text; `origin` marks the load's transaction. */
+  /**
+   * Fills the (empty) live document with the file's text; `origin` marks the load's transaction.
+   * With `rest` (what an earlier load left, see `rest()`), the document continues that history
+   * instead, and what the disk did since is merged into it like any disk change.
+   */
   constructor(
     private readonly live: Y.Doc,
     diskText: string,
     origin: unknown = DISK_ORIGIN,
+    rest?: MergeRest,
   ) {
+    if (rest) {
+      Y.applyUpdate(this.base, rest.base);
+      Y.applyUpdate(live, rest.live, origin);
+      this.baseText = this.base.getText(COLLAB_TEXT).toString();
+      this.baseHash = contentHash(this.baseText);
+      this.diskChanged(diskText, origin);
+      return;
+    }
     this.base.getText(COLLAB_TEXT).insert(0, diskText);
     Y.applyUpdate(live, Y.encodeStateAsUpdate(this.base), origin);
     this.baseText = diskText;
     this.baseHash = contentHash(diskText);
+  }
+
+  /** The document and its baseline as Yjs updates, for a later load to continue (constructor). */
+  rest(): MergeRest {
+    return { live: Y.encodeStateAsUpdate(this.live), base: Y.encodeStateAsUpdate(this.base) };
   }
 
   get liveText(): string {

@@ -13,6 +13,7 @@ import { type Awareness, applyAwarenessUpdate } from "y-protocols/awareness";
 import type * as Y from "yjs";
 import { DaemonCallError } from "../daemon/daemon-connection";
 import { DISK_ORIGIN, DiskMerge } from "./disk-merge";
+import type { DocumentRest } from "./resting-documents";
 
 /** Write-back waits this long after the last change… */
 export const WRITE_BACK_DELAY_MS = 300;
@@ -75,8 +76,11 @@ export async function readForDocument(files: FileAccess, path: string): Promise<
  * it (DiskMerge). Disk work runs one step at a time.
  */
 export class LiveFile {
-  /** Which load of the file this is: a copy held by a browser from an earlier load is refused. */
-  readonly epoch = randomBytes(9).toString("base64url");
+  /**
+   * Which load of the file this is: a copy held by a browser from an earlier load is refused. A
+   * load that continues a resting document keeps its epoch (it continues its history).
+   */
+  readonly epoch: string;
   private readonly merge: DiskMerge;
   private work: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -97,8 +101,10 @@ export class LiveFile {
     file: ReadResult,
     private readonly files: FileAccess,
     private readonly events: LiveFileEvents,
+    rest?: DocumentRest,
   ) {
-    this.merge = new DiskMerge(doc, file.content);
+    this.epoch = rest?.epoch ?? randomBytes(9).toString("base64url");
+    this.merge = new DiskMerge(doc, file.content, DISK_ORIGIN, rest?.merge);
     this.version = file.version;
     doc.on("update", this.onUpdate);
   }
@@ -155,6 +161,16 @@ export class LiveFile {
         throw error;
       }
     });
+  }
+
+  /** What a later load needs to continue this one (before `end`). */
+  rest(): DocumentRest {
+    return { epoch: this.epoch, merge: this.merge.rest() };
+  }
+
+  /** Whether the document was ended (its file went away or became unusable). */
+  get isEnded(): boolean {
+    return this.ended;
   }
 
   /** Stops every timer; the document is going away. */

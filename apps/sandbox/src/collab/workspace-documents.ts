@@ -17,6 +17,7 @@ import { contentHash } from "./disk-merge";
 import { GuardedSocket } from "./guarded-socket";
 import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
 import { MessageGuard, type MessageGuardDeps } from "./message-guard";
+import type { DocumentRest, WorkspaceRests } from "./resting-documents";
 
 /** Live documents one workspace may hold at once (every tab of every person together). */
 export const MAX_DOCUMENTS_PER_WORKSPACE = 64;
@@ -50,6 +51,8 @@ export interface WorkspaceDocumentsDeps {
   log(line: string): void;
   /** Nothing is open any more: the owner may forget this workspace's documents. */
   idle(): void;
+  /** Where unloaded documents rest, so an editor offline past the grace can sync back. */
+  rests: WorkspaceRests;
 }
 
 /**
@@ -66,6 +69,8 @@ export class WorkspaceDocuments {
   /** Documents whose file went away, while the service finds out whether it moved. */
   private readonly leaving = new Set<string>();
   private readonly graces = new Map<string, NodeJS.Timeout>();
+  /** Resting documents an editor's old copy asked for, until their load takes them. */
+  private readonly reviving = new Map<string, DocumentRest>();
   private readonly received = new Map<string, number>();
   private recentAdds: { path: string; at: number }[] = [];
   private sockets = 0;
@@ -88,8 +93,17 @@ export class WorkspaceDocuments {
           throw refusal(CollabRefusal.Invalid);
         }
         const file = this.live.get(documentName);
-        // A copy from an earlier load shares no history with this one: merging it would double the text.
-        if (epoch !== null && epoch !== file?.epoch) throw refusal(CollabRefusal.Stale);
+        // A copy from an earlier load shares no history with this one: merging it would double the
+        // text. A resting document's copy does: it is kept aside for the load this socket starts.
+        const current = file?.epoch ?? this.reviving.get(documentName)?.epoch;
+        if (epoch !== null && epoch !== current) {
+          const rest = file ? undefined : this.deps.rests.take(documentName);
+          if (rest?.epoch !== epoch) {
+            if (rest) this.deps.rests.keep(documentName, rest);
+            throw refusal(CollabRefusal.Stale);
+          }
+          this.reviving.set(documentName, rest);
+        }
         const opening = this.live.size + this.hocuspocus.loadingDocuments.size;
         if (
           !file &&
@@ -99,9 +113,11 @@ export class WorkspaceDocuments {
           throw refusal(CollabRefusal.TooMany);
       },
       onLoadDocument: async ({ document, documentName }) => {
+        const rest = this.reviving.get(documentName) ?? this.deps.rests.take(documentName);
+        this.reviving.delete(documentName);
         try {
           const file = await readForDocument(this.deps.files, documentName);
-          this.live.set(documentName, this.liveFile(document, documentName, file));
+          this.live.set(documentName, this.liveFile(document, documentName, file, rest));
           this.follow();
         } catch (error) {
           if (error instanceof LoadRefusal) throw refusal(error.reason);
@@ -150,7 +166,9 @@ export class WorkspaceDocuments {
           );
       },
       afterUnloadDocument: async ({ documentName }) => {
-        this.live.get(documentName)?.end();
+        const file = this.live.get(documentName);
+        if (file && !file.isEnded) this.deps.rests.keep(documentName, file.rest());
+        file?.end();
         this.live.delete(documentName);
         this.holds.delete(documentName);
         this.received.delete(documentName);
@@ -241,21 +259,30 @@ export class WorkspaceDocuments {
     document: Document,
     name: string,
     file: Awaited<ReturnType<typeof readForDocument>>,
+    rest: DocumentRest | undefined,
   ): LiveFile {
-    return new LiveFile(document, document.awareness, name, file, this.deps.files, {
-      note: (note) => document.broadcastStateless(JSON.stringify(note)),
-      gone: (live) => void this.gone(name, live),
-      unusable: (_live, reason) =>
-        this.end(name, {
-          type: "closed",
-          reason,
-          message:
-            reason === "not-text"
-              ? "The file is no longer text; it was closed."
-              : "The file became too large to edit live; it was closed.",
-        }),
-      log: this.deps.log,
-    });
+    return new LiveFile(
+      document,
+      document.awareness,
+      name,
+      file,
+      this.deps.files,
+      {
+        note: (note) => document.broadcastStateless(JSON.stringify(note)),
+        gone: (live) => void this.gone(name, live),
+        unusable: (_live, reason) =>
+          this.end(name, {
+            type: "closed",
+            reason,
+            message:
+              reason === "not-text"
+                ? "The file is no longer text; it was closed."
+                : "The file became too large to edit live; it was closed.",
+          }),
+        log: this.deps.log,
+      },
+      rest,
+    );
   }
 
   private clientTaken(document: string, clientId: number, asking: MessageGuard): boolean {
