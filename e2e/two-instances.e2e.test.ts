@@ -73,6 +73,10 @@ describe("two service instances on one PostgreSQL database, a browser on each", 
       openSession(a.url, session.id),
       openSession(b.url, session.id),
     ]);
+    // Each page's presence shows both logins, the one on the other instance too.
+    for (const page of [pageA, pageB]) {
+      await expect.poll(() => page.getByTestId("presence-person").count(), { timeout: 15_000 }).toBe(2);
+    }
 
     model.push(
       {

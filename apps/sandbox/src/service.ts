@@ -16,6 +16,8 @@ import { openDatabase } from "./db/database";
 import { createServer } from "./http/server";
 import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
+import { PresenceBoard } from "./presence/presence-board";
+import { PresenceShare } from "./presence/presence-share";
 import { IdleStopper } from "./workspaces/idle-stopper";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
@@ -78,6 +80,10 @@ export async function startService(
   );
   await workspaces.init();
   const collab = new CollabService({ workspaces, log });
+  const presence = new PresenceBoard(
+    cluster.instance.shared ? new PresenceShare(db, cluster.bus, cluster.instance) : undefined,
+    log,
+  );
   const agent = new AgentService({
     db,
     bus: cluster.bus,
@@ -102,6 +108,7 @@ export async function startService(
     imports,
     agent,
     collab,
+    presence,
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
@@ -138,6 +145,7 @@ export async function startService(
       await workspaces.close();
       uploads.close();
       await closeServer();
+      await presence.close();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();
       await cluster.leave();

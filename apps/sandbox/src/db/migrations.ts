@@ -255,6 +255,19 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
       await db.schema.alterTable("workspaces").addColumn("import_record", t.json).execute();
     },
   },
+  "0010_presence_boards": {
+    async up(db: Kysely<unknown>) {
+      // The people each service instance has on each workspace (presence/presence-share.ts).
+      await db.schema
+        .createTable("presence_boards")
+        .addColumn("instance_id", "text", (c) => c.notNull())
+        .addColumn("workspace_id", "text", (c) => c.notNull())
+        .addColumn("people", t.json, (c) => c.notNull())
+        .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("presence_boards_pk", ["instance_id", "workspace_id"])
+        .execute();
+    },
+  },
 });
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({

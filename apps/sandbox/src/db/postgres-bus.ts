@@ -1,9 +1,8 @@
 import { sql } from "kysely";
 import pg from "pg";
-import { Listeners, type LiveBus, type Notice, type Topic } from "../events/live-bus";
+import { Listeners, type LiveBus, type Notice, TOPICS, type Topic } from "../events/live-bus";
 import type { Db } from "./database";
 
-const TOPICS: readonly Topic[] = ["session", "workspace", "reply", "abort"];
 const channel = (topic: Topic) => `coder_${topic}`;
 const RECONNECT_MS = 1000;
 

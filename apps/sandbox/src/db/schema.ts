@@ -178,6 +178,15 @@ export interface PendingRequestTable {
   created_at: string;
 }
 
+/** The people one service instance has on one workspace (migration 0010_presence_boards). */
+export interface PresenceBoardTable {
+  instance_id: string;
+  workspace_id: string;
+  /** JSON of SharedPerson[] (presence/presence-share.ts). */
+  people: string;
+  updated_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -196,4 +205,5 @@ export interface Database {
   guest_sessions: GuestSessionTable;
   service_instances: ServiceInstanceTable;
   pending_requests: PendingRequestTable;
+  presence_boards: PresenceBoardTable;
 }

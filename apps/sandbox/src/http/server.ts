@@ -8,7 +8,7 @@ import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
 import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
-import { PresenceBoard } from "../presence/presence-board";
+import type { PresenceBoard } from "../presence/presence-board";
 import { TerminalDirectory } from "../terminal/terminal-directory";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
@@ -31,6 +31,8 @@ export interface ServerDeps {
   imports: WorkspaceImporter;
   agent: AgentService;
   collab: CollabService;
+  /** Who has each workspace open (every instance's people when several share the database). */
+  presence: PresenceBoard;
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
@@ -89,7 +91,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const allowedHosts = new Set(deps.allowedHosts);
   const principal = (req: IncomingMessage) => auth.session(readCookie(req, SESSION_COOKIE));
   const shareFailures = new FailureBackoff();
-  const presence = new PresenceBoard();
+  const { presence } = deps;
   const terminals = new TerminalDirectory(driver);
 
   const trpc = createHTTPHandler({

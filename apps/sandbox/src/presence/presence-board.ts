@@ -1,6 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { PresencePerson } from "@coder/protocol";
 import { displayName, type Principal, type Role } from "../auth/principal";
+import type { PresenceShare, SharedPerson } from "./presence-share";
 
 /** Colours told apart on the IDE's dark background; a person keeps theirs while they stay. */
 const PALETTE = ["#f47067", "#57ab5a", "#539bf5", "#daaa3f", "#b083f0", "#39c5cf", "#e275ad", "#dd7e3c"];
@@ -17,21 +18,28 @@ export class TooManyTabsError extends Error {
 
 interface Tab {
   file: string | null;
-  /** When the tab last said what it shows: the person's file is their latest tab's. */
+  /** When the tab last said what it shows (ms): the person's file is their latest tab's. */
   touched: number;
 }
 
 interface Person {
-  id: string;
   name: string;
-  colour: string;
   role: Role;
+  /** When they came (ms): the order and colours of the board follow it. */
+  since: number;
   tabs: Map<string, Tab>;
+}
+
+/** A person as the board shows them, from this instance's tabs and the other instances' boards. */
+interface Shown extends SharedPerson {
+  colour: string;
 }
 
 /** Everyone on one workspace, and the watchers to wake when that changes. */
 class Room {
   readonly people = new Map<string, Person>();
+  /** The people the other service instances have on the workspace (none when alone). */
+  remote: SharedPerson[] = [];
   readonly listeners = new Set<() => void>();
   version = 0;
 
@@ -40,23 +48,93 @@ class Room {
     for (const listener of [...this.listeners]) listener();
   }
 
-  freeColour(): string {
-    const used = new Set([...this.people.values()].map((p) => p.colour));
-    return PALETTE.find((c) => !used.has(c)) ?? PALETTE[this.people.size % PALETTE.length] ?? "#adbac7";
+  /** This instance's people, as the other instances are told. */
+  local(): SharedPerson[] {
+    return [...this.people].map(([key, person]) => {
+      const latest = [...person.tabs.values()].reduce((a, b) => (b.touched > a.touched ? b : a));
+      return {
+        key,
+        name: person.name,
+        role: person.role,
+        file: latest.file,
+        touched: latest.touched,
+        since: person.since,
+      };
+    });
+  }
+
+  /**
+   * Everyone, once each (a person with tabs on two instances too), in the order they came, each
+   * with a colour: the one their key picks unless someone earlier has it, then the first free. The
+   * same people give the same board on every instance.
+   */
+  shown(): Shown[] {
+    const byKey = new Map<string, SharedPerson>();
+    for (const person of [...this.local(), ...this.remote]) {
+      const seen = byKey.get(person.key);
+      if (!seen) byKey.set(person.key, person);
+      else
+        byKey.set(person.key, {
+          ...(person.touched > seen.touched ? person : seen),
+          since: Math.min(seen.since, person.since),
+        });
+    }
+    const people = [...byKey.values()].sort((a, b) => a.since - b.since || a.key.localeCompare(b.key));
+    const used = new Set<string>();
+    return people.map((person) => {
+      const own = PALETTE[hashOf(person.key) % PALETTE.length] ?? FALLBACK_COLOUR;
+      const colour = used.has(own) ? (PALETTE.find((c) => !used.has(c)) ?? own) : own;
+      used.add(colour);
+      return { ...person, colour };
+    });
   }
 }
 
+const FALLBACK_COLOUR = "#adbac7";
+
 const personKey = (p: Principal) => `${p.kind}:${p.sessionId}`;
+
+function hashOf(text: string): number {
+  return createHash("sha256").update(text).digest().readUInt32BE(0);
+}
+
+/** What a browser may know of a person's key: stable, and no use for acting as them. */
+const publicId = (key: string) =>
+  createHash("sha256").update(`presence:${key}`).digest("base64url").slice(0, 12);
+
+/** How often the boards of other instances are read again, for those that stopped without a word. */
+const REMOTE_REFRESH_MS = 5000;
 
 /**
  * Who has a workspace open right now: one entry per person (their tabs together) with the name and
  * role of their login, a colour and the file their latest tab shows. A tab is on the board while
  * its `presence.watch` subscription is open, so revocation (which ends the subscription) takes
- * the guest off it too. In memory: presence is about this process's connections.
+ * the guest off it too. This instance's tabs are in memory; with a `share` (several instances on
+ * one database) each instance publishes its people per workspace and shows the others' too.
  */
 export class PresenceBoard {
   private readonly rooms = new Map<string, Room>();
-  private clock = 0;
+  private lastTouched = 0;
+  /** Per workspace: a publish under way, and whether another is due after it. */
+  private readonly publishing = new Map<string, { again: boolean; done: Promise<void> }>();
+  private closed = false;
+  private readonly stopListening: () => void = () => {};
+  private readonly refresher: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly share?: PresenceShare,
+    private readonly log: (line: string) => void = () => {},
+  ) {
+    if (!share) return;
+    this.stopListening = share.listen((workspaceId) => {
+      for (const id of workspaceId === null ? [...this.rooms.keys()] : [workspaceId])
+        void this.readRemote(id);
+    });
+    this.refresher = setInterval(() => {
+      for (const id of this.rooms.keys()) void this.readRemote(id);
+    }, REMOTE_REFRESH_MS);
+    this.refresher.unref();
+  }
 
   /** Puts a tab of `principal` on the workspace's board; the returned function takes it off. */
   join(workspaceId: string, principal: Principal, role: Role, clientId: string): () => void {
@@ -68,25 +146,19 @@ export class PresenceBoard {
       throw new TooManyTabsError();
     }
     if (!person) {
-      person = {
-        id: randomBytes(6).toString("base64url"),
-        name: displayName(principal),
-        colour: room.freeColour(),
-        role,
-        tabs: new Map(),
-      };
+      person = { name: displayName(principal), role, since: this.now(), tabs: new Map() };
       room.people.set(key, person);
     }
-    const tab: Tab = { file: null, touched: ++this.clock };
+    const tab: Tab = { file: null, touched: this.now() };
     person.tabs.set(clientId, tab);
-    room.changed();
+    this.changed(workspaceId, room);
     const joined = person;
     return () => {
       // A reconnecting tab may have joined again under the same id: only remove this join's entry.
       if (joined.tabs.get(clientId) !== tab) return;
       joined.tabs.delete(clientId);
       if (joined.tabs.size === 0) room.people.delete(key);
-      room.changed();
+      this.changed(workspaceId, room);
       this.release(workspaceId, room);
     };
   }
@@ -97,13 +169,17 @@ export class PresenceBoard {
     const tab = room?.people.get(personKey(principal))?.tabs.get(clientId);
     if (!room || !tab) return;
     tab.file = file;
-    tab.touched = ++this.clock;
-    room.changed();
+    tab.touched = this.now();
+    this.changed(workspaceId, room);
   }
 
   /** The name and colour the board gives `principal` on the workspace, while they are on it. */
   identity(workspaceId: string, principal: Principal): { name: string; colour: string } | undefined {
-    const person = this.rooms.get(workspaceId)?.people.get(personKey(principal));
+    const key = personKey(principal);
+    const person = this.rooms
+      .get(workspaceId)
+      ?.shown()
+      .find((p) => p.key === key);
     return person && { name: person.name, colour: person.colour };
   }
 
@@ -118,6 +194,7 @@ export class PresenceBoard {
     const listener = () => wake?.();
     room.listeners.add(listener);
     signal.addEventListener("abort", listener, { once: true });
+    if (room.listeners.size === 1) void this.readRemote(workspaceId);
     try {
       let seen = -1;
       while (!signal.aborted) {
@@ -139,19 +216,70 @@ export class PresenceBoard {
     }
   }
 
+  /** Stops following the other instances and takes this one's people off their boards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopListening();
+    clearInterval(this.refresher);
+    await Promise.all([...this.publishing.values()].map((p) => p.done));
+    await this.share?.clear().catch((error: Error) => this.log(`presence: ${error.message}`));
+  }
+
   private list(room: Room, viewer: Principal): PresencePerson[] {
-    const you = room.people.get(personKey(viewer));
-    return [...room.people.values()].map((person) => {
-      const latest = [...person.tabs.values()].reduce((a, b) => (b.touched > a.touched ? b : a));
-      return {
-        id: person.id,
-        name: person.name,
-        colour: person.colour,
-        role: person.role,
-        file: latest.file,
-        you: person === you,
-      };
-    });
+    const you = personKey(viewer);
+    return room.shown().map((person) => ({
+      id: publicId(person.key),
+      name: person.name,
+      colour: person.colour,
+      role: person.role,
+      file: person.file,
+      you: person.key === you,
+    }));
+  }
+
+  /** A moment later than the last one (ms): the order of joins and file reports stays strict. */
+  private now(): number {
+    this.lastTouched = Math.max(Date.now(), this.lastTouched + 1);
+    return this.lastTouched;
+  }
+
+  private changed(workspaceId: string, room: Room): void {
+    room.changed();
+    if (this.share && !this.closed) this.publish(workspaceId);
+  }
+
+  /** Tells the other instances who is here; publishes one at a time per workspace, the latest last. */
+  private publish(workspaceId: string): void {
+    const running = this.publishing.get(workspaceId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: true, done: Promise.resolve() };
+    state.done = (async () => {
+      while (state.again) {
+        state.again = false;
+        const people = this.rooms.get(workspaceId)?.local() ?? [];
+        await this.share
+          ?.publish(workspaceId, people)
+          .catch((error: Error) => this.log(`presence: ${error.message}`));
+      }
+      this.publishing.delete(workspaceId);
+    })();
+    this.publishing.set(workspaceId, state);
+  }
+
+  private async readRemote(workspaceId: string): Promise<void> {
+    if (!this.share) return;
+    try {
+      const remote = await this.share.others(workspaceId);
+      const room = this.rooms.get(workspaceId);
+      if (!room || JSON.stringify(remote) === JSON.stringify(room.remote)) return;
+      room.remote = remote;
+      room.changed();
+    } catch (error) {
+      this.log(`presence: ${(error as Error).message}`);
+    }
   }
 
   private room(workspaceId: string): Room {
