@@ -74,6 +74,12 @@ describe("sharing a workspace by link", () => {
     await t?.close();
   });
 
+  /** A viewer watches a terminal the owner opened (a viewer starts none). */
+  async function watchTerminal(cookie: string, name: string) {
+    const opened = await openTerminal(t.url, t.cookie, id, name);
+    await opened.waitFor(/\$ /);
+    return openTerminal(t.url, cookie, id, name);
+  }
   it("a guest who joins with a name sees only the shared workspace, and the owner's list shows them and their open terminal", async () => {
     const viewer = await t.api.share.create.mutate({ workspaceId: id, role: "viewer" });
     const editor = await t.api.share.create.mutate({ workspaceId: id, role: "editor" });
@@ -90,7 +96,7 @@ describe("sharing a workspace by link", () => {
     expect((await guest.workspace.list.query()).map((w) => w.id)).toEqual([id]);
     expect(await outcome(guest.workspace.get.query({ workspaceId: other }))).toBe("FORBIDDEN");
 
-    const term = await openTerminal(t.url, ada, id, "ada");
+    const term = await watchTerminal(ada, "ada");
     await until(async () => {
       const links = await t.api.share.list.query({ workspaceId: id });
       return links.find((l) => l.id === viewer.id)?.openConnections === 1;
@@ -131,7 +137,7 @@ describe("sharing a workspace by link", () => {
   it("when a link expires its guest's terminal closes with 'this link expired' and no one can join any more", async () => {
     const link = await t.api.share.create.mutate({ workspaceId: id, role: "viewer", expiresInSeconds: 2 });
     const cookie = await joinShare(t.url, link.url, "Linus");
-    const term = await openTerminal(t.url, cookie, id, "linus");
+    const term = await watchTerminal(cookie, "linus");
     // Expiry is seen by the sweeper (every half second) once the expiry time has passed.
     expect(await closeCode(term.ws, 10_000)).toBe(AccessCloseCode.LinkExpired);
 
@@ -215,7 +221,7 @@ describe("sharing a workspace by link", () => {
     expect(listed?.joined).toEqual(["niamdA"]);
     expect((await postShare(t.url, link.url.split("/s/")[1] ?? "", "\u200b\u202e")).status).toBe(400);
 
-    const { ws } = await openTerminal(t.url, cookie, id, "leaving");
+    const { ws } = await watchTerminal(cookie, "leaving");
     const closed = closeCode(ws, 10_000);
     const out = await fetch(`${t.url}/auth/logout`, { method: "POST", headers: { cookie, origin: t.url } });
     expect(out.status).toBe(204);

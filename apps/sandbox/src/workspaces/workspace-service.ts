@@ -410,14 +410,19 @@ export class WorkspaceService {
     return this.importer.unpackUpload(id, row.image, upload);
   }
 
-  /** Puts an import's progress on the workspace; published at most every 250 ms within a phase. */
+  /**
+   * Puts an import's progress on the workspace; published at most every 250 ms within a phase,
+   * and always at a phase's start and end.
+   */
   private reportProgress(id: string, progress: ImportProgress): void {
     const t = this.transient.get(id);
     if (t?.status !== "creating") return;
     this.transient.set(id, { ...t, progress });
     const now = Date.now();
     const samePhase = t.progress?.phase === progress.phase;
-    if (samePhase && now - (this.progressPublished.get(id) ?? 0) < PROGRESS_INTERVAL_MS) return;
+    // A phase's end (100 %) always shows, so a bar never stops short of full before the next phase.
+    const ended = progress.percent === 100;
+    if (samePhase && !ended && now - (this.progressPublished.get(id) ?? 0) < PROGRESS_INTERVAL_MS) return;
     this.progressPublished.set(id, now);
     this.publishUpsert(id).catch((err) => this.log(`workspace ${id}: ${(err as Error).message}`));
   }
