@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { PresencePerson } from "@coder/protocol";
 import pg from "pg";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
@@ -8,11 +9,72 @@ import { sessionEventStream } from "../src/agent/testing/sse-events";
 import { loadConfig } from "../src/config";
 import { startPostgresServer } from "../src/db/testing/postgres-server";
 import { startService } from "../src/service";
-import { login, newInstance, removeInstance, requireImage } from "../src/testing/harness";
+import { login, newInstance, removeInstance, requireImage, trpcClient } from "../src/testing/harness";
+import { subscriptionEvents } from "../src/testing/trpc-sse";
 
 const now = () => performance.now();
 const EVENTS = 300;
 const SPACING_MS = 10;
+
+const PRESENCE_CHANGES = 100;
+
+/**
+ * A tab on A says which file it shows, one new file after the other; the time until a watcher on
+ * B (through the database and the live bus) and one on A itself see that file on the board.
+ */
+async function presenceLatencies(
+  urlA: string,
+  urlB: string,
+  cookieA: string,
+  cookieB: string,
+  signal: AbortSignal,
+): Promise<{ onA: number[]; onB: number[] }> {
+  const sent = new Map<string, number>();
+  const watcher = (url: string, cookie: string, clientId: string) => {
+    const state = { latencies: [] as number[], seen: new Set<string>(), done: Promise.resolve() };
+    state.done = (async () => {
+      const input = { workspaceId: "benchws", clientId };
+      for await (const people of subscriptionEvents<PresencePerson[]>(
+        url,
+        cookie,
+        "presence.watch",
+        input,
+        signal,
+      )) {
+        for (const person of people) {
+          const at = person.file ? sent.get(person.file) : undefined;
+          if (person.file && at !== undefined && !state.seen.has(person.file)) {
+            state.seen.add(person.file);
+            state.latencies.push(now() - at);
+          }
+        }
+        if (state.latencies.length === PRESENCE_CHANGES) return;
+      }
+    })();
+    return state;
+  };
+  const onA = watcher(urlA, cookieA, "bench-watch-a");
+  const onB = watcher(urlB, cookieB, "bench-watch-b");
+  const api = trpcClient(urlA, cookieA);
+  // The tab that changes files: A's watcher is that tab.
+  const ready = "ready.txt";
+  sent.set(ready, now());
+  const isReady = () => onA.seen.has(ready) && onB.seen.has(ready);
+  while (!isReady()) {
+    await api.presence.openFile.mutate({ workspaceId: "benchws", clientId: "bench-watch-a", path: ready });
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  onA.latencies.length = 0;
+  onB.latencies.length = 0;
+  for (let i = 0; i < PRESENCE_CHANGES; i++) {
+    const file = `file-${i}.ts`;
+    sent.set(file, now());
+    await api.presence.openFile.mutate({ workspaceId: "benchws", clientId: "bench-watch-a", path: file });
+    while (!onA.seen.has(file) || !onB.seen.has(file)) await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all([onA.done, onB.done]);
+  return { onA: onA.latencies, onB: onB.latencies };
+}
 
 /**
  * Two service instances on one PostgreSQL database (a throwaway server): events committed on A
@@ -83,12 +145,21 @@ export async function run(): Promise<BenchResult[]> {
       await new Promise((r) => setTimeout(r, SPACING_MS));
     }
     await Promise.all([onA.done, onB.done]);
+    const presence = await presenceLatencies(a.url, b.url, cookieA, cookieB, streams.signal);
     const row = (name: string, values: number[], p: number): BenchResult => ({
       name,
       value: round(percentile(values, p), 2),
       unit: "ms",
     });
     return [
+      row(
+        `presence: a tab on A shows another file → a watcher on B sees it, p50 (${PRESENCE_CHANGES} changes)`,
+        presence.onB,
+        50,
+      ),
+      row("presence → watcher on B, p99", presence.onB, 99),
+      row("same, watcher on A itself (one instance), p50", presence.onA, 50),
+      row("same, watcher on A itself (one instance), p99", presence.onA, 99),
       row(
         `event committed on A → SSE subscriber on B, p50 (${EVENTS} events, PostgreSQL)`,
         onB.latencies,
