@@ -34,6 +34,18 @@ describe("live co-editing of a workspace file", () => {
     doc.doc.getText(COLLAB_TEXT).insert(at, text);
   };
 
+  /** Opens `path`, keeps a copy of its document, leaves, and waits until the document unloaded. */
+  const copyThenLeave = async (path: string) => {
+    const first = openDocument(socket(), path);
+    await synced(first);
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(first.doc));
+    const epoch = first.epoch();
+    first.provider.destroy();
+    await until(() => !t.service.collab.liveDocuments(id).includes(path), "the document unloaded", 30_000);
+    return { copy, epoch };
+  };
+
   beforeAll(async () => {
     t = await startTestService();
     id = (await t.api.workspace.create.mutate({ name: "collab" })).id;
@@ -114,17 +126,7 @@ describe("live co-editing of a workspace file", () => {
 
   it("takes back typing done offline past the unload grace, with what the disk did meanwhile, once", async () => {
     await sh("printf 'one\\ntwo\\n' > offline.txt");
-    const first = openDocument(socket(), "offline.txt");
-    await synced(first);
-    const epoch = first.epoch();
-    const offline = new Y.Doc();
-    Y.applyUpdate(offline, Y.encodeStateAsUpdate(first.doc));
-    first.provider.destroy();
-    await until(
-      () => !t.service.collab.liveDocuments(id).includes("offline.txt"),
-      "the document unloaded",
-      30_000,
-    );
+    const { copy: offline, epoch } = await copyThenLeave("offline.txt");
     // While the document rests, the person types offline and a command changes the file.
     offline.getText(COLLAB_TEXT).insert(3, " typed offline");
     await sh("printf 'one\\ntwo, from sed\\n' > offline.txt");
@@ -139,18 +141,8 @@ describe("live co-editing of a workspace file", () => {
 
   it("refuses a copy from an earlier load instead of merging it twice", async () => {
     await sh("printf 'once\\n' > epoch.txt");
-    const first = openDocument(socket(), "epoch.txt");
-    await synced(first);
-    const stale = first.epoch();
+    const { copy: oldDoc, epoch: stale } = await copyThenLeave("epoch.txt");
     expect(stale).not.toBeNull();
-    const oldDoc = new Y.Doc();
-    Y.applyUpdate(oldDoc, Y.encodeStateAsUpdate(first.doc));
-    first.provider.destroy();
-    await until(
-      () => !t.service.collab.liveDocuments(id).includes("epoch.txt"),
-      "the document unloaded",
-      30_000,
-    );
     // A stop drops the workspace's resting documents: the next load is rebuilt from disk, and the
     // old copy's items are not in it.
     await t.api.workspace.stop.mutate({ workspaceId: id });
