@@ -33,7 +33,7 @@ async function presenceLatencies(
   const watcher = (url: string, cookie: string, clientId: string) => {
     const state = { latencies: [] as number[], seen: new Set<string>(), done: Promise.resolve() };
     state.done = (async () => {
-      const input = { workspaceId: "benchws", clientId };
+      const input = { workspaceId: "benchworkspace", clientId };
       for await (const people of subscriptionEvents<PresencePerson[]>(
         url,
         cookie,
@@ -61,7 +61,7 @@ async function presenceLatencies(
   sent.set(ready, now());
   const isReady = () => onA.seen.has(ready) && onB.seen.has(ready);
   while (!isReady()) {
-    await api.presence.openFile.mutate({ workspaceId: "benchws", clientId: "bench-watch-a", path: ready });
+    await api.presence.openFile.mutate({ workspaceId: "benchworkspace", clientId: "bench-watch-a", path: ready });
     await new Promise((r) => setTimeout(r, 50));
   }
   onA.latencies.length = 0;
@@ -69,7 +69,7 @@ async function presenceLatencies(
   for (let i = 0; i < PRESENCE_CHANGES; i++) {
     const file = `file-${i}.ts`;
     sent.set(file, now());
-    await api.presence.openFile.mutate({ workspaceId: "benchws", clientId: "bench-watch-a", path: file });
+    await api.presence.openFile.mutate({ workspaceId: "benchworkspace", clientId: "bench-watch-a", path: file });
     while (!onA.seen.has(file) || !onB.seen.has(file)) await new Promise((r) => setTimeout(r, 2));
   }
   await Promise.all([onA.done, onB.done]);
@@ -113,10 +113,10 @@ export async function run(): Promise<BenchResult[]> {
     const db = new pg.Client(url.toString());
     await db.connect();
     await db.query(
-      "insert into workspaces (id, name, egress, image, created_at, desired_state) values ('benchws', 'bench', false, 'none', now(), 'stopped')",
+      "insert into workspaces (id, name, egress, image, created_at, desired_state) values ('benchworkspace', 'bench', false, 'none', now(), 'stopped')",
     );
     await db.end();
-    const session = await a.agent.create({ workspaceId: "benchws", agent: "build" });
+    const session = await a.agent.create({ workspaceId: "benchworkspace", agent: "build" });
 
     const committed = new Map<number, number>();
     const subscriber = (serviceUrl: string, cookie: string) => {
