@@ -77,6 +77,7 @@ export async function startService(
     imports,
     cluster.bus,
     config.warmPool,
+    cluster.instance,
   );
   await workspaces.init();
   const collab = new CollabService({ workspaces, log });

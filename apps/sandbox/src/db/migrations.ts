@@ -268,6 +268,12 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0011_shared_transients": {
+    async up(db: Kysely<unknown>) {
+      // JSON of the transient state the instance doing the work put on it (workspaces/shared-transients.ts).
+      await db.schema.alterTable("workspaces").addColumn("transient", t.json).execute();
+    },
+  },
 });
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({

@@ -36,6 +36,11 @@ export interface WorkspaceTable {
   last_used_at: string | null;
   /** JSON of how its files came in (migration 0009_workspace_import; see imports/import-record.ts), or null. */
   import_record: string | null;
+  /**
+   * JSON of the transient state (creating, starting, stopping, error, an import's progress) that
+   * the instance doing the work put on it, for the others (migration 0011_shared_transients).
+   */
+  transient: string | null;
 }
 
 /** A spare workspace of the warm pool, ready to be claimed (workspaces/warm-pool.ts). */

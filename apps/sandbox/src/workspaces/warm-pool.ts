@@ -32,7 +32,7 @@ export interface WarmPoolOptions {
 }
 
 /** A new workspace's row without its id: the claim gives it the spare's. */
-export type NewWorkspaceRow = Omit<WorkspaceTable, "id" | "idle_stopped_at" | "last_used_at">;
+export type NewWorkspaceRow = Omit<WorkspaceTable, "id" | "idle_stopped_at" | "last_used_at" | "transient">;
 
 /**
  * Spare workspaces made ahead, so `workspace.create` can hand one over at once. A spare is a

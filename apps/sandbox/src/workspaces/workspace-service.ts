@@ -13,6 +13,7 @@ import {
   type WorkspaceStatus,
 } from "@coder/protocol";
 import { z } from "zod";
+import type { ServiceInstance } from "../cluster/service-instance";
 import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connection";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
@@ -25,6 +26,7 @@ import { saveTerminalScreens } from "../terminal/tmux-session";
 import { WorkspaceActivity } from "./activity";
 import { CallListeners } from "./call-listeners";
 import type { ContainerState, WorkspaceDriver } from "./driver";
+import { SharedTransients, type Transient } from "./shared-transients";
 import { WarmPool } from "./warm-pool";
 
 const toolProgressNotification = z.object({
@@ -53,8 +55,6 @@ export class WorkspaceError extends Error {
 export interface FileChangeBatch {
   changes: FileChange[];
 }
-
-type Transient = { status: WorkspaceStatus; detail?: string; progress?: ImportProgress };
 
 /** How often, at most, an import's progress is published while its phase stays the same. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -94,6 +94,8 @@ export class WorkspaceService {
   /** When each workspace was last used, for the idle stopper (idle-stopper.ts). */
   readonly activity = new WorkspaceActivity();
   private readonly progressPublished = new Map<string, number>();
+  /** Transient states as the other instances see them (and theirs as this one does). */
+  private readonly shared: SharedTransients;
 
   constructor(
     private readonly db: Db,
@@ -108,7 +110,10 @@ export class WorkspaceService {
     private readonly bus: LiveBus,
     /** How many spare workspaces to keep ready (0: none). */
     warmPool = 0,
+    /** This process among the instances on the database: transient states are shared with the others. */
+    instance?: ServiceInstance,
   ) {
+    this.shared = new SharedTransients(db, instance, log);
     bus.listen("workspace", ({ key, local }) => {
       if (!local) this.republish(key).catch((err: Error) => this.log(`workspace update: ${err.message}`));
     });
@@ -184,8 +189,8 @@ export class WorkspaceService {
     }
   }
 
-  private toWorkspace(row: WorkspaceTable, state: ContainerState): Workspace {
-    const t = this.transient.get(row.id);
+  private toWorkspace(row: WorkspaceTable, state: ContainerState, live: Set<string> | undefined): Workspace {
+    const t = this.transient.get(row.id) ?? this.shared.read(row, live);
     const record = readImportRecord(row.import_record);
     // Without a transient state, an import still "running" is one a stopped service left behind.
     const importFailed = !t && (record?.state === "failed" || record?.state === "running");
@@ -225,13 +230,15 @@ export class WorkspaceService {
 
   async list(): Promise<Workspace[]> {
     const rows = await this.db.selectFrom("workspaces").selectAll().orderBy("created_at", "desc").execute();
-    const states = new Map((await this.driver.list()).map((c) => [c.id, c.state]));
-    return rows.map((row) => this.toWorkspace(row, states.get(row.id) ?? "missing"));
+    const [list, live] = await Promise.all([this.driver.list(), this.shared.liveFor(rows)]);
+    const states = new Map(list.map((c) => [c.id, c.state]));
+    return rows.map((row) => this.toWorkspace(row, states.get(row.id) ?? "missing", live));
   }
 
   async get(id: string): Promise<Workspace> {
     const row = await this.row(id);
-    return this.toWorkspace(row, await this.driver.state(id));
+    const [state, live] = await Promise.all([this.driver.state(id), this.shared.liveFor([row])]);
+    return this.toWorkspace(row, state, live);
   }
 
   private async publishUpsert(id: string, announce = true): Promise<Workspace | undefined> {
@@ -247,9 +254,15 @@ export class WorkspaceService {
   }
 
   private async setTransient(id: string, t: Transient | undefined): Promise<Workspace | undefined> {
+    await this.putTransient(id, t);
+    return this.publishUpsert(id);
+  }
+
+  /** Sets (or clears) the workspace's transient state here, and for the other instances. */
+  private putTransient(id: string, t: Transient | undefined): Promise<void> {
     if (t) this.transient.set(id, t);
     else this.transient.delete(id);
-    return this.publishUpsert(id);
+    return this.shared.save(id, t);
   }
 
   /**
@@ -293,7 +306,7 @@ export class WorkspaceService {
       await this.daemon(spare)
         .ensure()
         .catch(() => {
-          this.transient.set(spare, { status: "starting" });
+          void this.putTransient(spare, { status: "starting" });
           void this.bringUp(spare, () => this.driver.start(spare));
         });
       return spare;
@@ -303,7 +316,7 @@ export class WorkspaceService {
       .insertInto("workspaces")
       .values({ ...row, id })
       .execute();
-    this.transient.set(id, { status: "creating" });
+    await this.putTransient(id, { status: "creating" });
     void this.bringUp(id, async () => {
       try {
         await this.driver.create({ id, image: this.image, egress: input.egress });
@@ -417,14 +430,17 @@ export class WorkspaceService {
   private reportProgress(id: string, progress: ImportProgress): void {
     const t = this.transient.get(id);
     if (t?.status !== "creating") return;
-    this.transient.set(id, { ...t, progress });
+    const next = { ...t, progress };
+    this.transient.set(id, next);
     const now = Date.now();
     const samePhase = t.progress?.phase === progress.phase;
     // A phase's end (100 %) always shows, so a bar never stops short of full before the next phase.
     const ended = progress.percent === 100;
     if (samePhase && !ended && now - (this.progressPublished.get(id) ?? 0) < PROGRESS_INTERVAL_MS) return;
     this.progressPublished.set(id, now);
-    this.publishUpsert(id).catch((err) => this.log(`workspace ${id}: ${(err as Error).message}`));
+    this.putTransient(id, next)
+      .then(() => this.publishUpsert(id))
+      .catch((err) => this.log(`workspace ${id}: ${(err as Error).message}`));
   }
 
   async start(id: string): Promise<Workspace> {
@@ -496,7 +512,7 @@ export class WorkspaceService {
 
   async remove(id: string): Promise<void> {
     await this.row(id);
-    this.transient.set(id, { status: "stopping" });
+    await this.putTransient(id, { status: "stopping" });
     // A clone or unpack still writing holds the volume: end it first.
     await this.importer.cancel(id);
     this.daemons.get(id)?.close();
