@@ -3,6 +3,7 @@ import type { Db } from "../db/database";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
 import { AuthService } from "./auth-service";
 import { hashSecret } from "./secrets";
+import { ENDED_GUESTS_KEPT_DAYS } from "./share-links";
 
 describe.each(DIALECTS)("AuthService on %s", (dialect) => {
   let database: TestDatabase;
@@ -120,6 +121,38 @@ describe.each(DIALECTS)("AuthService on %s", (dialect) => {
     expect(await db.selectFrom("login_tickets").select("ticket_hash").execute()).toEqual([
       { ticket_hash: hashSecret(ticket) },
     ]);
+  });
+
+  it("keeps who joined a link on its list for a month after their session ended, then forgets them", async () => {
+    await db
+      .insertInto("workspaces")
+      .values({
+        id: "sharedworkspace1",
+        name: "shared",
+        egress: 0,
+        image: "none",
+        created_at: new Date().toISOString(),
+        desired_state: "stopped",
+        idle_stopped_at: null,
+        last_used_at: null,
+        import_record: null,
+        transient: null,
+      })
+      .execute();
+    const link = await auth.shares.create("sharedworkspace1", "viewer", undefined);
+    const joined = await auth.shares.join(link.secret, "Ada");
+    if (!joined) throw new Error("joining failed");
+    await auth.shares.endGuestSession(hashSecret(joined.cookie));
+    await auth.purgeExpired();
+    expect((await auth.shares.list("sharedworkspace1"))[0]?.joined).toEqual(["Ada"]);
+    expect(await auth.session(joined.cookie)).toBeNull();
+
+    await db
+      .updateTable("guest_sessions")
+      .set({ expires_at: new Date(Date.now() - (ENDED_GUESTS_KEPT_DAYS + 1) * 86_400_000).toISOString() })
+      .execute();
+    await auth.purgeExpired();
+    expect((await auth.shares.list("sharedworkspace1"))[0]?.joined).toEqual([]);
   });
 
   async function expire(table: "login_sessions" | "login_tickets"): Promise<void> {

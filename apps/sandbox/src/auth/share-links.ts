@@ -29,6 +29,9 @@ export interface ShareLinkView {
  * link stays as a marked row so it can be listed and never works again; revoking or expiry ends
  * the guests' open connections (here at once, or in the sweeper's next pass).
  */
+/** How long a guest's ended session is kept (for the link's list of who joined) before it is deleted. */
+export const ENDED_GUESTS_KEPT_DAYS = 30;
+
 export class ShareLinks {
   constructor(
     private readonly db: Db,
@@ -264,9 +267,13 @@ export class ShareLinks {
       .execute();
   }
 
-  /** Deletes guest sessions that have expired (their links stay). */
+  /**
+   * Deletes guest sessions a month after they ended (their links stay): until then an ended
+   * session lets no one in, but its link still lists who joined and its page can say why it ended.
+   */
   async purgeExpired(): Promise<void> {
-    await this.db.deleteFrom("guest_sessions").where("expires_at", "<=", new Date().toISOString()).execute();
+    const monthAgo = new Date(Date.now() - ENDED_GUESTS_KEPT_DAYS * 86_400_000).toISOString();
+    await this.db.deleteFrom("guest_sessions").where("expires_at", "<=", monthAgo).execute();
   }
 
   /** Links not revoked whose workspace still exists. */
