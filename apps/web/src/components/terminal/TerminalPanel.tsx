@@ -43,20 +43,21 @@ export function TerminalPanel({
 }) {
   const trpc = useTRPC();
   const readOnly = !useCanEdit();
+  // An editor's tabs: undefined until read from localStorage after mount (the server render has
+  // none), null on a first visit until the open terminals are known.
+  const [own, setOwn] = useState<string[] | null | undefined>(undefined);
+  const [chosen, setChosen] = useState<string | null>(null);
+  // A viewer follows the open terminals; an editor asks once, on a first visit.
   const open = useQuery(
     trpc.terminal.list.queryOptions(
       { workspaceId },
       {
-        enabled: running,
+        enabled: running && (readOnly || own === null),
         refetchInterval: readOnly ? VIEWER_REFRESH_MS : false,
         refetchOnWindowFocus: readOnly,
       },
     ),
   );
-  // An editor's tabs: undefined until read from localStorage after mount (the server render has
-  // none), null on a first visit until the open terminals are known.
-  const [own, setOwn] = useState<string[] | null | undefined>(undefined);
-  const [chosen, setChosen] = useState<string | null>(null);
   const openNames = open.data?.names;
 
   useEffect(() => {
