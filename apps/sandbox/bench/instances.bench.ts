@@ -61,7 +61,11 @@ async function presenceLatencies(
   sent.set(ready, now());
   const isReady = () => onA.seen.has(ready) && onB.seen.has(ready);
   while (!isReady()) {
-    await api.presence.openFile.mutate({ workspaceId: "benchworkspace", clientId: "bench-watch-a", path: ready });
+    await api.presence.openFile.mutate({
+      workspaceId: "benchworkspace",
+      clientId: "bench-watch-a",
+      path: ready,
+    });
     await new Promise((r) => setTimeout(r, 50));
   }
   onA.latencies.length = 0;
@@ -69,7 +73,11 @@ async function presenceLatencies(
   for (let i = 0; i < PRESENCE_CHANGES; i++) {
     const file = `file-${i}.ts`;
     sent.set(file, now());
-    await api.presence.openFile.mutate({ workspaceId: "benchworkspace", clientId: "bench-watch-a", path: file });
+    await api.presence.openFile.mutate({
+      workspaceId: "benchworkspace",
+      clientId: "bench-watch-a",
+      path: file,
+    });
     while (!onA.seen.has(file) || !onB.seen.has(file)) await new Promise((r) => setTimeout(r, 2));
   }
   await Promise.all([onA.done, onB.done]);
