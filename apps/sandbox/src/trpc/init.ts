@@ -14,7 +14,7 @@ import type { ShareLinks } from "../auth/share-links";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
 import { ImportError } from "../imports/import-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
-import type { PresenceBoard } from "../presence/presence-board";
+import { type PresenceBoard, TooManyTabsError } from "../presence/presence-board";
 import type { TerminalDirectory } from "../terminal/terminal-directory";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
@@ -130,6 +130,9 @@ function mappedError(cause: unknown): TRPCError | undefined {
   }
   if (cause instanceof DaemonUnavailableError) {
     return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });
+  }
+  if (cause instanceof TooManyTabsError) {
+    return new TRPCError({ code: "TOO_MANY_REQUESTS", message: cause.message, cause });
   }
   return undefined;
 }
