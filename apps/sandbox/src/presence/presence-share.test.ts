@@ -57,8 +57,10 @@ describe("presence across service instances on one PostgreSQL database", () => {
     const a = await instance(false);
     const b = await instance(true);
     a.board.join("w1", owner, "owner", "tab-owner-1");
-    b.board.join("w1", ada, "editor", "tab-ada-01");
     const onA = follow(a.board, owner);
+    // The owner came first (the board's order is who came first, by the clock).
+    await expect.poll(() => onA().length).toBe(1);
+    b.board.join("w1", ada, "editor", "tab-ada-01");
     const onB = follow(b.board, ada);
     await expect.poll(() => onA().length, { timeout: 10_000 }).toBe(2);
     await expect.poll(() => onB().length, { timeout: 10_000 }).toBe(2);

@@ -20,7 +20,7 @@ describe("two service instances on one PostgreSQL database, one of them cloning 
     await server?.close();
   });
 
-  it("shows the clone's progress through the other instance too, never an import cut off, then the workspace running", async () => {
+  it("shows the clone's progress through the other instance too, which waits for it, never an import cut off, then the workspace running", async () => {
     place = sharedPlace({
       CODER_DATABASE_URL: await createPostgresDatabase(),
       CODER_EGRESS_ALLOW: server.allow,
@@ -39,6 +39,10 @@ describe("two service instances on one PostgreSQL database, one of them cloning 
     }, "B shows the clone receiving");
     expect(seen.at(-1)).toMatchObject({ status: "creating", import: { state: "running" } });
     expect((await b.api.workspace.list.query()).find((w) => w.id === id)?.status).toBe("creating");
+    // B knows A is at work on it: a stop through B waits its turn instead of cutting the clone.
+    await expect(b.api.workspace.stop.mutate({ workspaceId: id })).rejects.toThrow(
+      /the workspace is creating; wait a moment/,
+    );
     await waitForStatus(b.api, id, "running");
     expect(seen.map((w) => w.status)).not.toContain("error");
   });

@@ -392,7 +392,7 @@ export class WorkspaceService {
         "precondition",
         "this repository was cloned with a token: give the token again",
       );
-    this.assertIdle(id);
+    await this.assertIdle(await this.row(id));
     const { url, ref, depth, submodules } = origin;
     const prepared: PreparedSource = {
       type: "git",
@@ -445,7 +445,7 @@ export class WorkspaceService {
 
   async start(id: string): Promise<Workspace> {
     const row = await this.row(id);
-    this.assertIdle(id);
+    await this.assertIdle(row);
     const record = readImportRecord(row.import_record);
     if (record && record.state !== "done")
       throw new WorkspaceError(
@@ -471,7 +471,7 @@ export class WorkspaceService {
       if (row.desired_state === "running") return this.get(id);
       throw new WorkspaceError("precondition", "its owner stopped it: only the owner can start it again");
     }
-    this.assertIdle(id);
+    await this.assertIdle(row);
     const claimed = await this.db
       .updateTable("workspaces")
       .set({ desired_state: "running", idle_stopped_at: null })
@@ -490,8 +490,7 @@ export class WorkspaceService {
 
   /** Stops the container; `idle`: the idle stopper does, and the status will say so. */
   async stop(id: string, { idle = false } = {}): Promise<Workspace> {
-    await this.row(id);
-    this.assertIdle(id);
+    await this.assertIdle(await this.row(id));
     await this.db
       .updateTable("workspaces")
       .set({ desired_state: "stopped", idle_stopped_at: idle ? new Date().toISOString() : null })
@@ -538,8 +537,9 @@ export class WorkspaceService {
       .catch((err: Error) => this.log(`announcing workspace ${id}: ${err.message}`));
   }
 
-  private assertIdle(id: string): void {
-    const t = this.transient.get(id);
+  /** Refuses while the workspace is being created, started or stopped, here or by another instance. */
+  private async assertIdle(row: WorkspaceTable): Promise<void> {
+    const t = this.transient.get(row.id) ?? this.shared.read(row, await this.shared.liveFor([row]));
     if (t && t.status !== "error")
       throw new WorkspaceError("busy", `the workspace is ${t.status}; wait a moment`);
   }
