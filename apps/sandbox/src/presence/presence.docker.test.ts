@@ -1,6 +1,6 @@
 import type { PresencePerson } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../testing/harness";
+import { startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { subscriptionEvents } from "../testing/trpc-sse";
 import { MAX_TABS_PER_PERSON } from "./presence-board";
 
@@ -11,6 +11,8 @@ describe("presence over the wire", () => {
   beforeAll(async () => {
     t = await startTestService();
     workspaceId = (await t.api.workspace.create.mutate({ name: "tabs" })).id;
+    // Running before the test ends: the clean-up cannot remove a container still being made.
+    await waitForStatus(t.api, workspaceId, "running");
   });
   afterAll(async () => {
     streams.abort();
