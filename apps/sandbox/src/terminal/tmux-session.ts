@@ -27,8 +27,7 @@ done
 /**
  * Attaches to the terminal's tmux session ($1), creating it when missing. A session that a stop
  * ended but whose screen was saved comes back in its folder, showing that screen and saying that
- * its processes ended ($2 is the first command of the new session). $3, when set, is the client's
- * flags (tmux `-f`), e.g. a viewer's `read-only,ignore-size`.
+ * its processes ended ($2 is the first command of the new session).
  */
 const ATTACH_SCRIPT = `
 n=$1; d=${containerLayout.terminalStateDir}
@@ -36,9 +35,9 @@ if [ -f "$d/$n.cwd" ] && ! tmux has-session -t "=$n" 2>/dev/null; then
   cwd=$(cat "$d/$n.cwd"); rm -f "$d/$n.cwd"
   [ -d "$cwd" ] || cwd=${containerLayout.workspace}
   mv -f "$d/$n.screen" "$d/$n.shown" 2>/dev/null
-  exec tmux new-session -A \${3:+-f "$3"} -s "$n" -c "$cwd" sh -c "$2" sh "$d/$n.shown"
+  exec tmux new-session -A -s "$n" -c "$cwd" sh -c "$2" sh "$d/$n.shown"
 fi
-exec tmux new-session -A \${3:+-f "$3"} -s "$n"
+exec tmux new-session -A -s "$n"
 `;
 
 const RESTORED_SESSION_START = `
@@ -47,12 +46,9 @@ printf '\\n\\033[2m%s\\033[0m\\n' '${PROCESSES_ENDED_NOTICE}'
 exec bash -l
 `;
 
-/**
- * The command a terminal socket runs: attach to (or create, or restore) the tmux session `name`,
- * as a client with `clientFlags` (tmux `-f`; empty: none).
- */
-export function tmuxAttachCommand(name: string, clientFlags = ""): string[] {
-  return ["sh", "-c", ATTACH_SCRIPT, "sh", name, RESTORED_SESSION_START, clientFlags];
+/** An editor's command: attach to (or create, or restore) the tmux session `name`. */
+export function tmuxAttachCommand(name: string): string[] {
+  return ["sh", "-c", ATTACH_SCRIPT, "sh", name, RESTORED_SESSION_START];
 }
 
 /**
