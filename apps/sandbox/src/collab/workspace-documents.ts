@@ -97,12 +97,9 @@ export class WorkspaceDocuments {
         // text. A resting document's copy does: it is kept aside for the load this socket starts.
         const current = file?.epoch ?? this.reviving.get(documentName)?.epoch;
         if (epoch !== null && epoch !== current) {
-          const rest = file ? undefined : this.deps.rests.take(documentName);
-          if (rest?.epoch !== epoch) {
-            if (rest) this.deps.rests.keep(documentName, rest);
-            throw refusal(CollabRefusal.Stale);
-          }
-          this.reviving.set(documentName, rest);
+          if (file || this.deps.rests.epochOf(documentName) !== epoch) throw refusal(CollabRefusal.Stale);
+          const rest = this.deps.rests.take(documentName);
+          if (rest) this.reviving.set(documentName, rest);
         }
         const opening = this.live.size + this.hocuspocus.loadingDocuments.size;
         if (
