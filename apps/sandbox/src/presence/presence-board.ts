@@ -42,6 +42,8 @@ class Room {
   remote: SharedPerson[] = [];
   readonly listeners = new Set<() => void>();
   version = 0;
+  /** The board of `version`: cursor labels ask for it on every awareness message. */
+  private board: { version: number; people: Shown[] } | undefined;
 
   changed(): void {
     this.version++;
@@ -69,6 +71,11 @@ class Room {
    * same people give the same board on every instance.
    */
   shown(): Shown[] {
+    if (this.board?.version !== this.version) this.board = { version: this.version, people: this.merge() };
+    return this.board.people;
+  }
+
+  private merge(): Shown[] {
     const byKey = new Map<string, SharedPerson>();
     for (const person of [...this.local(), ...this.remote]) {
       const seen = byKey.get(person.key);
