@@ -3,14 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Config, loadConfig } from "../../apps/sandbox/src/config";
+import type { Config } from "../../apps/sandbox/src/config";
 import { type RunningService, startService } from "../../apps/sandbox/src/service";
-import {
-  newInstance,
-  removeInstance,
-  requireImage,
-  TEST_SERVICE_ENV,
-} from "../../apps/sandbox/src/testing/harness";
+import { newInstance, removeInstance, testServiceConfig } from "../../apps/sandbox/src/testing/harness";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 
@@ -102,14 +97,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-"));
-  const config = loadConfig({
-    CODER_IMAGE: requireImage(),
-    CODER_DATA_DIR: dataDir,
-    CODER_PORT: "0",
-    CODER_INSTANCE: instance,
+  const config = testServiceConfig(instance, dataDir, {
     CODER_WEB_UPSTREAM: upstream,
     CODER_MEMORY_MB: "1024",
-    ...TEST_SERVICE_ENV,
     ...options.env,
   });
   const agentEnv = options.agentEnv ?? {};

@@ -89,7 +89,23 @@ export interface TestService {
  * Test services keep no warm pool unless a test asks for one (CODER_WARM_POOL): spares filling in
  * the background would add containers and load that the other tests neither expect nor need.
  */
-export const TEST_SERVICE_ENV = { CODER_WARM_POOL: "0" };
+const TEST_SERVICE_ENV = { CODER_WARM_POOL: "0" };
+
+/**
+ * The configuration of a service under test: the test image, its own data folder and container
+ * label, a random port, modest limits, no warm pool; `env` adds or overrides.
+ */
+export function testServiceConfig(instance: string, dataDir: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    CODER_IMAGE: requireImage(),
+    CODER_DATA_DIR: dataDir,
+    CODER_PORT: "0",
+    CODER_INSTANCE: instance,
+    CODER_MEMORY_MB: "512",
+    ...TEST_SERVICE_ENV,
+    ...env,
+  });
+}
 
 /** The real service in-process, on a random port, with its own data folder and container label. */
 export async function startTestService(
@@ -99,17 +115,7 @@ export async function startTestService(
 ): Promise<TestService> {
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-test-"));
-  const config = loadConfig({
-    CODER_IMAGE: requireImage(),
-    CODER_DATA_DIR: dataDir,
-    CODER_PORT: "0",
-    CODER_INSTANCE: instance,
-    CODER_MEMORY_MB: "512",
-    CODER_PIDS_LIMIT: "256",
-    CODER_CPUS: "1",
-    ...TEST_SERVICE_ENV,
-    ...env,
-  });
+  const config = testServiceConfig(instance, dataDir, { CODER_PIDS_LIMIT: "256", CODER_CPUS: "1", ...env });
   const service = await startService(config, log, { agentEnv: {}, ...options });
   const cookie = await login(service.url, service.adminToken ?? "");
   return {
@@ -153,16 +159,7 @@ export function sharedPlace(
   return {
     instance,
     async start(more = {}) {
-      const config = loadConfig({
-        CODER_IMAGE: requireImage(),
-        CODER_DATA_DIR: dataDir,
-        CODER_PORT: "0",
-        CODER_INSTANCE: instance,
-        CODER_MEMORY_MB: "512",
-        ...TEST_SERVICE_ENV,
-        ...env,
-        ...more,
-      });
+      const config = testServiceConfig(instance, dataDir, { ...env, ...more });
       const service = await startService(config, log, { agentEnv: {} });
       running.push(service);
       // The admin token is printed at the first start only.
