@@ -134,6 +134,21 @@ describe("who may call each procedure", () => {
     await t?.close();
   });
 
+  it("refuses every mutation sent from another origin, even with the owner's cookie", async () => {
+    const statuses: Record<string, number> = {};
+    for (const { path, type } of procedures()) {
+      if (type !== "mutation") continue;
+      const res = await fetch(`${t.url}/api/trpc/${path}`, {
+        method: "POST",
+        headers: { origin: "http://evil.example", cookie: t.cookie, "content-type": "application/json" },
+        body: JSON.stringify({ workspaceId: "nosuchworkspace0" }),
+      });
+      statuses[path] = res.status;
+    }
+    expect(Object.keys(statuses)).toContain("workspace.resume");
+    expect(new Set(Object.values(statuses))).toEqual(new Set([403]));
+  });
+
   it("every procedure declares the role the role table gives it", () => {
     const declared = Object.fromEntries(
       procedures().map(({ path, access }) => [path, access ? `${access.role} on ${access.on}` : "nothing"]),
