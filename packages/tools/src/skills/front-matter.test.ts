@@ -31,4 +31,25 @@ describe("parseSkillFile", () => {
   it("treats a file without front matter as all body", () => {
     expect(parseSkillFile("just text")).toEqual({ fields: {}, body: "just text" });
   });
+
+  it("keeps the body of a skill whose front matter is not a mapping of scalars, or a YAML alias bomb", () => {
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+    for (const name of "bcdefghijklmnopqrst")
+      bomb.push(
+        `${name}: &${name} [*${String.fromCharCode(name.charCodeAt(0) - 1)}, *${String.fromCharCode(name.charCodeAt(0) - 1)}]`,
+      );
+    expect(parseSkillFile(`---\n${bomb.join("\n")}\nname: x\n---\nbody`)).toEqual({
+      fields: {},
+      body: "body",
+    });
+    expect(parseSkillFile("---\n- a\n- b\n---\nbody")).toEqual({ fields: {}, body: "body" });
+    expect(parseSkillFile("---\nname: [unclosed\n---\nbody")).toEqual({ fields: {}, body: "body" });
+  });
+
+  it("reads numbers and booleans as text and leaves nested values out", () => {
+    expect(parseSkillFile("---\nname: x\nversion: 2\nmeta: {a: 1}\n---\n").fields).toEqual({
+      name: "x",
+      version: "2",
+    });
+  });
 });

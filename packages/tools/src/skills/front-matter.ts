@@ -1,38 +1,36 @@
+import { parse } from "yaml";
+
 export interface ParsedSkillFile {
-  /** `key: value` pairs of the front matter (keys lower-cased). */
+  /** The front matter's scalar fields as text (keys lower-cased). */
   fields: Record<string, string>;
   /** The text after the front matter. */
   body: string;
 }
 
 /**
- * Reads the YAML-ish front matter of a SKILL.md: `key: value` lines (quotes optional) and folded or
- * literal blocks (`key: >` / `key: |` followed by indented lines). Anything fancier is ignored.
+ * Reads the YAML front matter of a SKILL.md. A skill may come from the repository, so its front
+ * matter is hostile: aliases are bounded (no "billion laughs"), and front matter that is not a
+ * mapping of scalars counts as none; the skill still loads with its body.
  */
 export function parseSkillFile(text: string): ParsedSkillFile {
   const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   const match = /^---\n([\s\S]*?)\n---(?:\n|$)/.exec(normalized);
   if (!match) return { fields: {}, body: normalized };
-  const fields: Record<string, string> = {};
-  const lines = (match[1] ?? "").split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const field = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(lines[i] ?? "");
-    if (!field) continue;
-    const key = (field[1] ?? "").toLowerCase();
-    const value = (field[2] ?? "").trim();
-    if (value === ">" || value === "|" || value === ">-" || value === "|-") {
-      const block: string[] = [];
-      while (i + 1 < lines.length && /^(\s+|$)/.test(lines[i + 1] ?? ""))
-        block.push((lines[++i] ?? "").trim());
-      fields[key] = block.join(value.startsWith(">") ? " " : "\n").trim();
-    } else {
-      fields[key] = unquote(value);
-    }
-  }
-  return { fields, body: normalized.slice(match[0].length) };
+  return { fields: scalarFields(match[1] ?? ""), body: normalized.slice(match[0].length) };
 }
 
-function unquote(value: string): string {
-  const quoted = /^(["'])(.*)\1$/.exec(value);
-  return quoted ? (quoted[2] ?? "") : value;
+function scalarFields(yaml: string): Record<string, string> {
+  let document: unknown;
+  try {
+    document = parse(yaml, { maxAliasCount: 16, uniqueKeys: false });
+  } catch {
+    return {};
+  }
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return {};
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      fields[key.toLowerCase()] = String(value).trim();
+  }
+  return fields;
 }
