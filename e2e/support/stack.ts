@@ -48,7 +48,6 @@ export interface Stack {
   instance: string;
   /** What the service was started with (another instance of it starts with the same). */
   config: Config;
-  agentEnv: Record<string, string | undefined>;
   close(): Promise<void>;
 }
 
@@ -61,11 +60,11 @@ export interface OtherInstance {
 
 export interface StackOptions {
   /**
-   * The agent's settings, read instead of this process's environment (`CODER_OPENAI_COMPATIBLE_BASE_URL`,
-   * `CODER_MODELS`, `CODER_AGENT_CONFIG`, ...; see apps/sandbox/src/agent/config). Without it the
-   * agent has no model, as on a fresh install.
+   * The agent's settings (`CODER_OPENAI_COMPATIBLE_BASE_URL`, `CODER_MODELS`, `CODER_AGENT_CONFIG`, ...;
+   * see apps/sandbox/src/config.ts). The stack reads nothing from this process's environment, so
+   * without them the agent has no model, as on a fresh install.
    */
-  agentEnv?: Record<string, string | undefined>;
+  agentEnv?: Record<string, string>;
   /** More service environment (`CODER_DATABASE_URL`, `CODER_IDLE_STOP_SECONDS`, `CODER_EGRESS_ALLOW`, …). */
   env?: Record<string, string>;
 }
@@ -100,17 +99,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const config = testServiceConfig(instance, dataDir, {
     CODER_WEB_UPSTREAM: upstream,
     CODER_MEMORY_MB: "1024",
+    ...options.agentEnv,
     ...options.env,
   });
-  const agentEnv = options.agentEnv ?? {};
-  const service = await startService(config, () => undefined, { agentEnv });
+  const service = await startService(config, () => undefined);
   return {
     url: service.url,
     token: service.adminToken ?? "",
     service,
     instance,
     config,
-    agentEnv,
     async close() {
       await service.close();
       next.kill("SIGTERM");
@@ -127,9 +125,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
  */
 export async function startOtherInstance(stack: Stack): Promise<OtherInstance> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-other-"));
-  const service = await startService({ ...stack.config, dataDir }, () => undefined, {
-    agentEnv: stack.agentEnv,
-  });
+  const service = await startService({ ...stack.config, dataDir }, () => undefined);
   return {
     url: service.url,
     service,

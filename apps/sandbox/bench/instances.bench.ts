@@ -111,8 +111,8 @@ export async function run(): Promise<BenchResult[]> {
       CODER_INSTANCE: instance,
     });
   const quiet = () => undefined;
-  const a = await startService(config(dirs[0] ?? ""), quiet, { agentEnv: {} });
-  const b = await startService(config(dirs[1] ?? ""), quiet, { agentEnv: {} });
+  const a = await startService(config(dirs[0] ?? ""), quiet);
+  const b = await startService(config(dirs[1] ?? ""), quiet);
   const streams = new AbortController();
   try {
     const token = a.adminToken ?? "";

@@ -12,6 +12,19 @@ describe("loadConfig", () => {
     expect(c.idleStopSeconds).toBe(1800);
   });
 
+  it("reads a true/false variable in any case and stops the start on a misspelt one, naming it", () => {
+    expect(loadConfig({ CODER_IMAGE: "img", CODER_SECURE_COOKIES: "TRUE" }).secureCookies).toBe(true);
+    expect(loadConfig({ CODER_IMAGE: "img", CODER_SECURE_COOKIES: "No" }).secureCookies).toBe(false);
+    expect(() => loadConfig({ CODER_IMAGE: "img", CODER_EXPERIMENTAL_WEBSEARCH: "ture" })).toThrow(
+      /CODER_EXPERIMENTAL_WEBSEARCH/,
+    );
+  });
+
+  it("reads the agent's variables with the rest", () => {
+    const agent = loadConfig({ CODER_IMAGE: "img", CODER_MODELS: " a, ,b ", OPENAI_API_KEY: "sk" }).agent;
+    expect(agent).toEqual({ openAiCompatible: {}, openAiApiKey: "sk", models: ["a", "b"], experimental: {} });
+  });
+
   it("bounds the workspace disk at 10 GB and the snapshot store at a quarter of it, at most 1 GB", () => {
     expect(loadConfig({ CODER_IMAGE: "img" }).disk).toEqual({ workspaceMb: 10240, stateMb: 1024 });
     expect(loadConfig({ CODER_IMAGE: "img", CODER_DISK_MB: "64" }).disk).toEqual({

@@ -3,9 +3,9 @@ import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
 import { type EgressAllowEntry, egressAllowSchema } from "./net/egress-allow-list";
 
-const bool = z
-  .enum(["1", "0", "true", "false", "yes", "no"])
-  .transform((v) => v === "1" || v === "true" || v === "yes");
+/** true/false, 1/0, yes/no, on/off in any case; anything else stops the start with the variable's name. */
+const bool = z.stringbool();
+const text = z.string().trim().min(1).optional();
 
 /** Everything the service reads from its environment, validated once at start. */
 const envSchema = z.object({
@@ -84,7 +84,46 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  /** The agent's model settings over its optional JSON file (see agent/config/agent-config.ts). */
+  CODER_AGENT_CONFIG: z.string().min(1).optional(),
+  CODER_OPENAI_COMPATIBLE_BASE_URL: z
+    .string()
+    .refine(
+      (url) => /^https?:\/\//.test(url) && URL.canParse(url),
+      "is not a URL (write it as http://host:port/v1)",
+    )
+    .optional(),
+  CODER_OPENAI_COMPATIBLE_API_KEY: text,
+  ANTHROPIC_API_KEY: text,
+  OPENAI_API_KEY: text,
+  /** Models offered, comma-separated (`name` for the OpenAI-compatible provider, `anthropic/x`, `openai/x`). */
+  CODER_MODELS: z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+  CODER_DEFAULT_MODEL: text,
+  CODER_WEBSEARCH_API_KEY: text,
+  CODER_EXPERIMENTAL_BATCH_TOOL: bool.optional(),
+  CODER_EXPERIMENTAL_WEBSEARCH: bool.optional(),
 });
+
+/** The agent's settings from the environment; unset ones leave the agent's file (or defaults) in charge. */
+export interface AgentEnv {
+  /** The agent's JSON file, instead of agent.json in the data folder. */
+  configFile?: string;
+  openAiCompatible: { baseURL?: string; apiKey?: string };
+  anthropicApiKey?: string;
+  openAiApiKey?: string;
+  models: string[];
+  defaultModel?: string;
+  websearchApiKey?: string;
+  experimental: { batch_tool?: boolean; websearch?: boolean };
+}
 
 export type Config = {
   port: number;
@@ -111,6 +150,7 @@ export type Config = {
   /** Bounds of one import: what it may bring in, and how long it may take. */
   imports: { maxBytes: number; timeoutMs: number };
   lspServers: readonly LspServerConfig[];
+  agent: AgentEnv;
 };
 
 /** Names a browser on this machine may use for a service on loopback. */
@@ -160,5 +200,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     egressAllow: e.CODER_EGRESS_ALLOW,
     imports: { maxBytes: e.CODER_IMPORT_MAX_MB * 1024 * 1024, timeoutMs: e.CODER_IMPORT_TIMEOUT_S * 1000 },
     lspServers: e.CODER_LSP_SERVERS,
+    agent: {
+      ...(e.CODER_AGENT_CONFIG ? { configFile: path.resolve(e.CODER_AGENT_CONFIG) } : {}),
+      openAiCompatible: {
+        ...(e.CODER_OPENAI_COMPATIBLE_BASE_URL ? { baseURL: e.CODER_OPENAI_COMPATIBLE_BASE_URL } : {}),
+        ...(e.CODER_OPENAI_COMPATIBLE_API_KEY ? { apiKey: e.CODER_OPENAI_COMPATIBLE_API_KEY } : {}),
+      },
+      ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
+      ...(e.OPENAI_API_KEY ? { openAiApiKey: e.OPENAI_API_KEY } : {}),
+      models: e.CODER_MODELS,
+      ...(e.CODER_DEFAULT_MODEL ? { defaultModel: e.CODER_DEFAULT_MODEL } : {}),
+      ...(e.CODER_WEBSEARCH_API_KEY ? { websearchApiKey: e.CODER_WEBSEARCH_API_KEY } : {}),
+      experimental: {
+        ...(e.CODER_EXPERIMENTAL_BATCH_TOOL !== undefined
+          ? { batch_tool: e.CODER_EXPERIMENTAL_BATCH_TOOL }
+          : {}),
+        ...(e.CODER_EXPERIMENTAL_WEBSEARCH !== undefined
+          ? { websearch: e.CODER_EXPERIMENTAL_WEBSEARCH }
+          : {}),
+      },
+    },
   };
 }

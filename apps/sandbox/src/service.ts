@@ -37,8 +37,6 @@ export interface RunningService {
 }
 
 export interface ServiceOptions {
-  /** Where the agent reads its model settings (default: process.env); see agent/config. */
-  agentEnv?: Record<string, string | undefined>;
   /** The daemon's command and timeouts, when not the defaults (tests run a misbehaving daemon). */
   daemon?: Partial<DaemonOptions>;
 }
@@ -49,7 +47,7 @@ export async function startService(
   log: (line: string) => void = console.error,
   options: ServiceOptions = {},
 ): Promise<RunningService> {
-  const agentConfig = loadAgentConfig(options.agentEnv ?? process.env, config.dataDir);
+  const agentConfig = loadAgentConfig(config.agent, config.dataDir);
   const db = await openDatabase(config, log);
   const cluster = await joinCluster(config, db, log);
   const auth = new AuthService(db);

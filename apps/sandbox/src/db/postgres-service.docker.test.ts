@@ -34,7 +34,7 @@ describe("the service on PostgreSQL", () => {
       CODER_INSTANCE: instance,
       CODER_MEMORY_MB: "512",
     });
-    service = await startService(config, () => undefined, { agentEnv: {} });
+    service = await startService(config, () => undefined);
     const token = service.adminToken ?? "";
     const api = trpcClient(service.url, await login(service.url, token));
     const { id } = await api.workspace.create.mutate({ name: "on postgres", egress: false });
@@ -51,7 +51,7 @@ describe("the service on PostgreSQL", () => {
     expect(existsSync(path.join(dataDir, "coder.db"))).toBe(false);
 
     await service.close();
-    service = await startService(config, () => undefined, { agentEnv: {} });
+    service = await startService(config, () => undefined);
     expect(service.adminToken).toBeNull();
     const again = trpcClient(service.url, await login(service.url, token));
     expect((await again.workspace.list.query()).map((w) => [w.id, w.name, w.egress, w.status])).toEqual([

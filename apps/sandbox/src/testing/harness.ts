@@ -107,16 +107,27 @@ export function testServiceConfig(instance: string, dataDir: string, env: Record
   });
 }
 
+export interface TestServiceOptions extends ServiceOptions {
+  /** The agent's settings (`CODER_OPENAI_COMPATIBLE_BASE_URL`, `CODER_MODELS`, …); none: no model, as on a fresh install. */
+  agentEnv?: Record<string, string>;
+}
+
 /** The real service in-process, on a random port, with its own data folder and container label. */
 export async function startTestService(
-  options: ServiceOptions = {},
+  options: TestServiceOptions = {},
   env: Record<string, string> = {},
   log: (line: string) => void = () => undefined,
 ): Promise<TestService> {
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-test-"));
-  const config = testServiceConfig(instance, dataDir, { CODER_PIDS_LIMIT: "256", CODER_CPUS: "1", ...env });
-  const service = await startService(config, log, { agentEnv: {}, ...options });
+  const { agentEnv, ...serviceOptions } = options;
+  const config = testServiceConfig(instance, dataDir, {
+    CODER_PIDS_LIMIT: "256",
+    CODER_CPUS: "1",
+    ...agentEnv,
+    ...env,
+  });
+  const service = await startService(config, log, serviceOptions);
   const cookie = await login(service.url, service.adminToken ?? "");
   return {
     service,
@@ -160,7 +171,7 @@ export function sharedPlace(
     instance,
     async start(more = {}) {
       const config = testServiceConfig(instance, dataDir, { ...env, ...more });
-      const service = await startService(config, log, { agentEnv: {} });
+      const service = await startService(config, log);
       running.push(service);
       // The admin token is printed at the first start only.
       token ||= service.adminToken ?? "";

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../config";
 import { CONFIG_FILE, loadAgentConfig } from "./agent-config";
 
 let dir: string;
@@ -9,6 +10,10 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "coder-agent-config-"));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The agent's part of the service configuration, parsed from these variables alone. */
+const env = (variables: Record<string, string> = {}) =>
+  loadConfig({ CODER_IMAGE: "img", ...variables }).agent;
 
 const writeConfig = (value: unknown, name = CONFIG_FILE) => {
   const file = path.join(dir, name);
@@ -18,7 +23,7 @@ const writeConfig = (value: unknown, name = CONFIG_FILE) => {
 
 describe("the agent configuration", () => {
   it("is empty without environment or file: no model, web fetching on, experiments off", () => {
-    expect(loadAgentConfig({}, dir)).toEqual({
+    expect(loadAgentConfig(env(), dir)).toEqual({
       providers: {},
       models: [],
       permissions: {},
@@ -30,7 +35,7 @@ describe("the agent configuration", () => {
 
   it("reads providers and models from the environment", () => {
     const config = loadAgentConfig(
-      {
+      env({
         CODER_OPENAI_COMPATIBLE_BASE_URL: "http://localhost:11434/v1",
         CODER_OPENAI_COMPATIBLE_API_KEY: "local-key",
         CODER_MODELS: "qwen3-coder, anthropic/claude-opus-4-1 ,Qwen/Qwen2.5-Coder-32B",
@@ -38,7 +43,7 @@ describe("the agent configuration", () => {
         OPENAI_API_KEY: "sk-openai",
         CODER_DEFAULT_MODEL: "qwen3-coder",
         CODER_EXPERIMENTAL_BATCH_TOOL: "1",
-      },
+      }),
       dir,
     );
     expect(config.providers).toEqual({
@@ -64,7 +69,7 @@ describe("the agent configuration", () => {
       websearch: { apiKey: "search-key" },
       webfetch: false,
     });
-    const config = loadAgentConfig({ CODER_OPENAI_COMPATIBLE_BASE_URL: "http://env.example/v1" }, dir);
+    const config = loadAgentConfig(env({ CODER_OPENAI_COMPATIBLE_BASE_URL: "http://env.example/v1" }), dir);
     expect(config.providers["openai-compatible"]).toEqual({
       baseURL: "http://env.example/v1",
       apiKey: "from-file",
@@ -79,26 +84,34 @@ describe("the agent configuration", () => {
   it("reads the file CODER_AGENT_CONFIG names instead", () => {
     const file = writeConfig({ models: ["elsewhere"] }, "other.json");
     writeConfig({ models: ["ignored"] });
-    expect(loadAgentConfig({ CODER_AGENT_CONFIG: file }, dir).models).toEqual([
+    expect(loadAgentConfig(env({ CODER_AGENT_CONFIG: file }), dir).models).toEqual([
       "openai-compatible/elsewhere",
     ]);
-    expect(() => loadAgentConfig({ CODER_AGENT_CONFIG: path.join(dir, "missing.json") }, dir)).toThrow(
+    expect(() => loadAgentConfig(env({ CODER_AGENT_CONFIG: path.join(dir, "missing.json") }), dir)).toThrow(
       /does not exist/,
     );
   });
 
   it("says what is wrong with an unusable file", () => {
     writeConfig("{ not json");
-    expect(() => loadAgentConfig({}, dir)).toThrow(/is not valid JSON/);
+    expect(() => loadAgentConfig(env(), dir)).toThrow(/is not valid JSON/);
     writeConfig({ permissions: { build: { bash: "sometimes" } }, colour: "blue" });
-    expect(() => loadAgentConfig({}, dir)).toThrow(
+    expect(() => loadAgentConfig(env(), dir)).toThrow(
       /permissions\.build\.bash[\s\S]*colour|colour[\s\S]*permissions\.build\.bash/,
     );
   });
 
-  it("refuses a base URL that is not a URL", () => {
-    expect(() => loadAgentConfig({ CODER_OPENAI_COMPATIBLE_BASE_URL: "localhost:11434" }, dir)).toThrow(
-      /not a URL/,
+  it("refuses a base URL that is not a URL, naming the variable", () => {
+    expect(() => env({ CODER_OPENAI_COMPATIBLE_BASE_URL: "localhost:11434" })).toThrow(
+      /CODER_OPENAI_COMPATIBLE_BASE_URL: is not a URL/,
     );
+  });
+
+  it("lets an experiment the environment turns off stay off whatever the file says", () => {
+    writeConfig({ experimental: { websearch: true, batch_tool: true } });
+    expect(loadAgentConfig(env({ CODER_EXPERIMENTAL_WEBSEARCH: "off" }), dir).experimental).toEqual({
+      websearch: false,
+      batch_tool: true,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { AgentEnv } from "../../config";
 import type { RuleConfig } from "../permissions/rules";
 
 export type ProviderName = "openai-compatible" | "anthropic" | "openai";
@@ -46,8 +47,6 @@ const fileSchema = z.strictObject({
 });
 type FileConfig = z.infer<typeof fileSchema>;
 
-const flag = (value: string | undefined) => value !== undefined && /^(1|true|yes)$/i.test(value);
-
 /** Brave's web search API; any endpoint answering the same shape works. */
 const DEFAULT_SEARCH_ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
 
@@ -80,41 +79,33 @@ function readFile(file: string, required: boolean): FileConfig {
 }
 
 /**
- * The agent's configuration: the environment (`CODER_OPENAI_COMPATIBLE_BASE_URL`, `..._API_KEY`,
- * `CODER_MODELS`, `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, ...) over the JSON file (`agent.json` in
- * the data folder, or the one `CODER_AGENT_CONFIG` names).
+ * The agent's configuration: the environment's settings (parsed once with the rest, in config.ts)
+ * over the JSON file (`agent.json` in the data folder, or the one `CODER_AGENT_CONFIG` names).
  */
-export function loadAgentConfig(env: Record<string, string | undefined>, dataDir: string): AgentConfig {
-  const file = env.CODER_AGENT_CONFIG
-    ? readFile(path.resolve(env.CODER_AGENT_CONFIG), true)
+export function loadAgentConfig(env: AgentEnv, dataDir: string): AgentConfig {
+  const file = env.configFile
+    ? readFile(env.configFile, true)
     : readFile(path.join(dataDir, CONFIG_FILE), false);
   const providers: AgentConfig["providers"] = { ...file.providers };
-  const compatibleUrl = env.CODER_OPENAI_COMPATIBLE_BASE_URL;
-  if (compatibleUrl) {
-    if (!/^https?:\/\//.test(compatibleUrl) || !URL.canParse(compatibleUrl)) {
-      throw new Error("CODER_OPENAI_COMPATIBLE_BASE_URL is not a URL (write it as http://host:port/v1)");
-    }
-    const apiKey = env.CODER_OPENAI_COMPATIBLE_API_KEY ?? providers["openai-compatible"]?.apiKey;
-    providers["openai-compatible"] = { baseURL: compatibleUrl, ...(apiKey ? { apiKey } : {}) };
+  const compatible = env.openAiCompatible;
+  if (compatible.baseURL) {
+    const apiKey = compatible.apiKey ?? providers["openai-compatible"]?.apiKey;
+    providers["openai-compatible"] = { baseURL: compatible.baseURL, ...(apiKey ? { apiKey } : {}) };
   }
-  if (env.ANTHROPIC_API_KEY) providers.anthropic = { ...providers.anthropic, apiKey: env.ANTHROPIC_API_KEY };
-  if (env.OPENAI_API_KEY) providers.openai = { ...providers.openai, apiKey: env.OPENAI_API_KEY };
+  if (env.anthropicApiKey) providers.anthropic = { ...providers.anthropic, apiKey: env.anthropicApiKey };
+  if (env.openAiApiKey) providers.openai = { ...providers.openai, apiKey: env.openAiApiKey };
 
-  const envModels = (env.CODER_MODELS ?? "")
-    .split(",")
-    .map((m) => m.trim())
-    .filter(Boolean);
-  const models = [...new Set([...envModels, ...(file.models ?? [])].map(qualifyModel))];
-  const defaultModel = env.CODER_DEFAULT_MODEL ?? file.defaultModel;
-  const searchKey = env.CODER_WEBSEARCH_API_KEY ?? file.websearch?.apiKey;
+  const models = [...new Set([...env.models, ...(file.models ?? [])].map(qualifyModel))];
+  const defaultModel = env.defaultModel ?? file.defaultModel;
+  const searchKey = env.websearchApiKey ?? file.websearch?.apiKey;
   return {
     providers,
     models,
     ...(defaultModel ? { defaultModel: qualifyModel(defaultModel) } : {}),
     permissions: file.permissions ?? {},
     experimental: {
-      batch_tool: flag(env.CODER_EXPERIMENTAL_BATCH_TOOL) || file.experimental?.batch_tool === true,
-      websearch: flag(env.CODER_EXPERIMENTAL_WEBSEARCH) || file.experimental?.websearch === true,
+      batch_tool: env.experimental.batch_tool ?? file.experimental?.batch_tool ?? false,
+      websearch: env.experimental.websearch ?? file.experimental?.websearch ?? false,
     },
     webfetch: file.webfetch ?? true,
     websearch: {
