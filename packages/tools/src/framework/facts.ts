@@ -11,6 +11,8 @@ export interface ToolFacts<A = never> {
   runsIn: "service" | "workspace";
   reads: FileReach<A>;
   changes: FileReach<A>;
+  /** The session's todo list, kept by the service: loaded before the call, saved after it when it writes. */
+  todoList?: "reads" | "writes";
 }
 
 /** The files a call reaches, from its arguments as the model sent them (unchecked): a list, or "any". */

@@ -167,12 +167,18 @@ describe("definitions", () => {
     expect(claude).not.toContain("apply_patch");
   });
 
-  it("offers batch and websearch only when their experimental flag is on", () => {
+  it("offers batch and websearch only when their experimental flag is on, websearch only with a search key", () => {
     expect(ids({})).not.toContain("batch");
     expect(ids({})).not.toContain("websearch");
-    const on = ids({}, { experimental: { batch_tool: true, websearch: true } });
-    expect(on).toContain("batch");
-    expect(on).toContain("websearch");
+    const flagged = ids({}, { experimental: { batch_tool: true, websearch: true } });
+    expect(flagged).toContain("batch");
+    expect(flagged).not.toContain("websearch");
+    expect(ids({}, { experimental: { websearch: true }, searchConfigured: true })).toContain("websearch");
+  });
+
+  it("offers webfetch unless the deployment switched it off", () => {
+    expect(ids({})).toContain("webfetch");
+    expect(ids({}, { webfetch: false })).not.toContain("webfetch");
   });
 });
 

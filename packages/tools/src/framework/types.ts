@@ -116,6 +116,10 @@ export interface AgentServices {
 export interface ToolsConfig {
   skills?: { paths?: string[] };
   experimental?: { batch_tool?: boolean; websearch?: boolean };
+  /** false: the deployment switched web fetching off. */
+  webfetch?: boolean;
+  /** A web search API key is configured (the service's own: a workspace never has one). */
+  searchConfigured?: boolean;
   /** The home folder used for `~/.coder/skills` (defaults to os.homedir()). */
   homeDir?: string;
   bash?: { output_limit_bytes?: number };

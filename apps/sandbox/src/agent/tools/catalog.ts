@@ -3,19 +3,13 @@ import type { Registry } from "@coder/tools";
 import { AGENTS, SUBAGENT_EXCLUDED } from "../agents";
 import type { AgentConfig } from "../config/agent-config";
 import type { WorkspacePort } from "../workspace/workspace-port";
-
-/** Whether the deployment switched a tool on (the flags are the service's, not the container's). */
-function enabled(id: string, config: AgentConfig): boolean {
-  if (id === "webfetch") return config.webfetch;
-  if (id === "websearch") return config.experimental.websearch && config.websearch.apiKey !== undefined;
-  if (id === "batch") return config.experimental.batch_tool;
-  return true;
-}
+import { toolsConfig } from "./local-registry";
 
 /**
  * The tools one agent is offered on one model: the workspace's list for that agent (from the
- * daemon), plus tools it borrows from another agent, plus the service's flagged tools the daemon
- * does not know are on; minus what the deployment switched off and what sub-agents never get.
+ * daemon), plus tools it borrows from another agent, plus the tools the service runs itself as
+ * the service's settings offer them (the daemon does not know its keys and switches); minus what
+ * those settings switch off and what sub-agents never get.
  */
 export async function offeredTools(
   workspace: WorkspacePort,
@@ -35,6 +29,8 @@ export async function offeredTools(
   };
   for (const def of lender) if (profile.borrows?.tools.includes(def.id)) add(def);
   for (const def of local.definitions({ agent, model }))
-    if (def.id === "websearch" || def.id === "batch") add(def);
-  return list.filter((t) => enabled(t.id, config) && !(profile.subagent && SUBAGENT_EXCLUDED.has(t.id)));
+    if (local.get(def.id)?.facts.runsIn === "service") add(def);
+  const settings = toolsConfig(config);
+  const switchedOn = (id: string) => local.get(id)?.enabled?.(settings) ?? true;
+  return list.filter((t) => switchedOn(t.id) && !(profile.subagent && SUBAGENT_EXCLUDED.has(t.id)));
 }

@@ -120,9 +120,9 @@ function progressOf(turn: TurnState, part: ToolPart): (update: Record<string, un
 /** A tool of the service's own registry, with the runtime's services plugged in. */
 async function runLocal(turn: TurnState, part: ToolPart, args: Record<string, unknown>): Promise<Outcome> {
   const tool = part.tool;
+  const todoList = turn.deps.local.get(tool)?.facts.todoList;
   const session: SessionState = { id: turn.session.id, files: new Map(), todos: [] };
-  if (tool === "todoread" || tool === "todowrite")
-    session.todos = await loadTodos(turn.deps.db, turn.session.id);
+  if (todoList) session.todos = await loadTodos(turn.deps.db, turn.session.id);
   const ctx: ToolContext = {
     sessionId: turn.session.id,
     messageId: turn.message.info.id,
@@ -143,7 +143,7 @@ async function runLocal(turn: TurnState, part: ToolPart, args: Record<string, un
     services: agentServices(turn, part, (call) => dispatch(turn, call)),
   };
   const execution = await turn.deps.local.execute(tool, args, ctx);
-  if (tool === "todowrite" && execution.result.ok) await saveTodos(turn, session.todos);
+  if (todoList === "writes" && execution.result.ok) await saveTodos(turn, session.todos);
   return execution;
 }
 

@@ -3,7 +3,12 @@ import { createDefaultRegistry, type Registry, type ToolResult, type ToolsConfig
 import type { AgentConfig } from "../config/agent-config";
 
 export function toolsConfig(config: AgentConfig): ToolsConfig {
-  return { workspaceRoot: containerLayout.workspace, experimental: config.experimental };
+  return {
+    workspaceRoot: containerLayout.workspace,
+    experimental: config.experimental,
+    webfetch: config.webfetch,
+    searchConfigured: config.websearch.apiKey !== undefined,
+  };
 }
 
 /**

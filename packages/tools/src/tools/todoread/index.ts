@@ -7,7 +7,7 @@ export const todoreadTool = defineTool({
   id: "todoread",
   description,
   parameters: z.object({}),
-  facts: { runsIn: "service", reads: "none", changes: "none" },
+  facts: { runsIn: "service", reads: "none", changes: "none", todoList: "reads" },
   async execute(_args, ctx) {
     return todoListResult(ctx);
   },

@@ -37,7 +37,7 @@ export const todowriteTool = defineTool({
   id: "todowrite",
   description,
   parameters,
-  facts: { runsIn: "service", reads: "none", changes: "none" },
+  facts: { runsIn: "service", reads: "none", changes: "none", todoList: "writes" },
   async execute(args, ctx) {
     ctx.session.todos = args.todos.map((t) => ({ ...t }));
     return todoListResult(ctx);

@@ -17,6 +17,7 @@ export const webfetchTool = defineTool({
   description,
   parameters,
   facts: { runsIn: "service", reads: "none", changes: "none" },
+  enabled: (config) => config.webfetch !== false,
   approval: (args) => ({ permission: "webfetch", patterns: [args.url], title: `Fetch ${args.url}` }),
   async execute(args, ctx) {
     const fetchPage = requireService(ctx, "webfetch", "webfetch");

@@ -13,7 +13,7 @@ export const websearchTool = defineTool({
   description,
   parameters,
   facts: { runsIn: "service", reads: "none", changes: "none" },
-  enabled: (config) => config.experimental?.websearch === true,
+  enabled: (config) => config.experimental?.websearch === true && config.searchConfigured === true,
   approval: (args) => ({
     permission: "websearch",
     patterns: [args.query],
