@@ -274,6 +274,17 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
       await db.schema.alterTable("workspaces").addColumn("transient", t.json).execute();
     },
   },
+  "0012_workspace_tombstones": {
+    async up(db: Kysely<unknown>) {
+      // A delete asked for and not yet carried out (workspaces/tombstones.ts): a start finishes it.
+      await db.schema
+        .createTable("workspace_tombstones")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("deleted_at", t.timestamp, (c) => c.notNull())
+        .addColumn("cleaner", "text")
+        .execute();
+    },
+  },
 });
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({

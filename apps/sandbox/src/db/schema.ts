@@ -52,6 +52,17 @@ export interface WarmPoolTable {
   created_at: string;
 }
 
+/**
+ * A workspace whose delete was asked for and is not known to be finished (migration
+ * 0012_workspace_tombstones): whatever is labelled with its id goes, at the latest at the next start.
+ */
+export interface WorkspaceTombstoneTable {
+  id: string;
+  deleted_at: string;
+  /** The instance that was creating it and promised to remove what it made; null: whoever deletes. */
+  cleaner: string | null;
+}
+
 /** An agent session (migration 0002_agent, like the tables below). */
 export interface SessionTable {
   id: string;
@@ -198,6 +209,7 @@ export interface Database {
   login_tickets: LoginTicketTable;
   workspaces: WorkspaceTable;
   warm_pool: WarmPoolTable;
+  workspace_tombstones: WorkspaceTombstoneTable;
   sessions: SessionTable;
   messages: MessageTable;
   parts: PartTable;

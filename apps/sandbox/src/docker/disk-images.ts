@@ -5,6 +5,7 @@ import type { VolumeCreateOptions } from "dockerode";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
 import { statusCode } from "./engine-errors";
 import { runJobContainer } from "./job-container";
+import { LABEL_JOB } from "./volume-job";
 
 /** On a volume that lives in a filesystem image: the image's path on the engine's host. */
 export const LABEL_DISK = "dev.coder.disk";
@@ -110,10 +111,14 @@ export class DiskImages {
     private readonly options: DiskImagesOptions,
   ) {}
 
-  /** Makes one formatted, attached image per volume; returns how to create the volumes on them. */
+  /**
+   * Makes one formatted, attached image per volume; returns how to create the volumes on them.
+   * The job is labelled with `workspaceId`, so a delete of a creation cut short finds it.
+   */
   async create(
     disks: { volume: string; mb: number }[],
     labels: Record<string, string>,
+    workspaceId: string,
   ): Promise<VolumeCreateOptions[]> {
     const folder = await this.imageFolder();
     const names = disks.map((d) => checkedName(d.volume));
@@ -122,6 +127,7 @@ export class DiskImages {
         folder,
         "create",
         disks.flatMap((d) => [d.volume, String(d.mb)]),
+        workspaceId,
       );
     } catch (err) {
       await this.run(folder, "release", names).catch(() => undefined);
@@ -142,10 +148,17 @@ export class DiskImages {
     return images.length > 0;
   }
 
-  /** Removes these volumes and, first, their images and loop devices, if any. Missing ones are skipped. */
-  async removeVolumes(volumes: string[]): Promise<void> {
+  /**
+   * Removes these volumes and, first, their images and loop devices, if any. Missing ones are
+   * skipped. `unlabelled`: also the images `create` makes for these names in the current folder,
+   * which a creation cut short before its volumes existed leaves without a volume naming them.
+   */
+  async removeVolumes(volumes: string[], { unlabelled = false } = {}): Promise<void> {
+    const labelled = await this.imagesOf(volumes);
+    const folder = unlabelled ? await this.imageFolder() : undefined;
+    const made = folder ? volumes.map((name) => path.posix.join(folder, `${checkedName(name)}.img`)) : [];
     // Images first: should that fail, the volumes and their labels remain for the next attempt.
-    await this.forEachFolder(await this.imagesOf(volumes), (folder, names) =>
+    await this.forEachFolder([...new Set([...labelled, ...made])], (folder, names) =>
       this.run(folder, "release", names),
     );
     for (const name of volumes) {
@@ -192,7 +205,7 @@ export class DiskImages {
     return path.posix.join(info.DockerRootDir, "coder-disks");
   }
 
-  private async run(folder: string, op: JobOp, args: string[]): Promise<void> {
+  private async run(folder: string, op: JobOp, args: string[], workspaceId?: string): Promise<void> {
     const image = this.options.toolImage;
     if (!image) throw new DiskError("the workspace has a disk image, but no image is set to run disk jobs");
     const { statusCode: code, output } = await runJobContainer(
@@ -204,7 +217,11 @@ export class DiskImages {
         User: "0:0",
         WorkingDir: "/",
         NetworkDisabled: true,
-        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.options.instance },
+        Labels: {
+          [LABEL_MANAGED]: "true",
+          [LABEL_INSTANCE]: this.options.instance,
+          ...(workspaceId ? { [LABEL_JOB]: workspaceId } : {}),
+        },
         HostConfig: {
           NetworkMode: "none",
           CapDrop: ["ALL"],

@@ -34,7 +34,7 @@ import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
 import { specFingerprint } from "./spec-fingerprint";
-import { startVolumeJob, volumeJobSpec } from "./volume-job";
+import { LABEL_JOB, startVolumeJob, volumeJobSpec } from "./volume-job";
 
 /** Who exec'd processes run as, and so who may signal them. */
 const EXEC_USER = containerLayout.user.name;
@@ -119,32 +119,45 @@ export class DockerDriver implements WorkspaceDriver {
     }
   }
 
-  async create(spec: WorkspaceSpec): Promise<void> {
+  async create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void> {
     if (spec.egress) await this.egress.ensure();
     const labels = {
       [LABEL_MANAGED]: "true",
       [LABEL_INSTANCE]: this.opts.instance,
       [LABEL_WORKSPACE]: spec.id,
     };
-    const quota = this.opts.disk;
-    const volumes =
-      quota && quota.workspaceMb > 0
-        ? await this.disks.create(
-            [
-              { volume: volumeName(this.opts.instance, spec.id), mb: quota.workspaceMb },
-              { volume: stateVolumeName(this.opts.instance, spec.id), mb: quota.stateMb },
-            ],
-            labels,
-          )
-        : volumeNames(this.opts.instance, spec.id).map((name) => ({ Name: name, Labels: labels }));
-    for (const volume of volumes) await this.docker.createVolume(volume);
+    signal?.throwIfAborted();
+    const quota = this.boundedDisks();
+    const volumes = quota
+      ? await this.disks.create(
+          [
+            { volume: volumeName(this.opts.instance, spec.id), mb: quota.workspaceMb },
+            { volume: stateVolumeName(this.opts.instance, spec.id), mb: quota.stateMb },
+          ],
+          labels,
+          spec.id,
+        )
+      : volumeNames(this.opts.instance, spec.id).map((name) => ({ Name: name, Labels: labels }));
+    for (const volume of volumes) {
+      signal?.throwIfAborted();
+      await this.docker.createVolume(volume);
+    }
+    signal?.throwIfAborted();
     await this.docker.createContainer(containerSpec(spec, this.opts));
   }
 
-  async start(id: string): Promise<void> {
+  /** The disk quota new workspaces get, when they get one. */
+  private boundedDisks() {
+    const quota = this.opts.disk;
+    return quota && quota.workspaceMb > 0 ? quota : undefined;
+  }
+
+  async start(id: string, signal?: AbortSignal): Promise<void> {
     const info = await this.container(id).inspect();
     const networks = Object.keys(info.NetworkSettings.Networks ?? {});
+    signal?.throwIfAborted();
     if (hasEgress(this.opts.instance, networks)) await this.egress.join(info.Id, networks);
+    signal?.throwIfAborted();
     try {
       await this.startContainer(id);
     } catch (err) {
@@ -172,12 +185,28 @@ export class DockerDriver implements WorkspaceDriver {
   }
 
   async remove(id: string): Promise<void> {
+    // Jobs first (a clone, a disk job of a creation cut short): they hold the volume or its image.
+    const jobs = await this.docker.listContainers({
+      all: true,
+      filters: { label: [`${LABEL_INSTANCE}=${this.opts.instance}`, `${LABEL_JOB}=${id}`] },
+    });
+    for (const job of jobs) {
+      await this.docker
+        .getContainer(job.Id)
+        .remove({ force: true })
+        .catch((err) => {
+          if (statusCode(err) !== 404) throw err;
+        });
+    }
     try {
       await this.container(id).remove({ force: true, v: true });
     } catch (err) {
       if (statusCode(err) !== 404) throw err;
     }
-    await this.disks.removeVolumes(volumeNames(this.opts.instance, id));
+    // A creation cut short between its disk job and its volumes left images no volume names.
+    await this.disks.removeVolumes(volumeNames(this.opts.instance, id), {
+      unlabelled: this.boundedDisks() !== undefined,
+    });
   }
 
   async removeAll(): Promise<void> {

@@ -51,15 +51,16 @@ export class WorkspaceImporter {
 
   /**
    * Fills the volume of workspace `id` (its container and volume exist; it may run or not).
-   * `clean` empties it first (a retry). An upload is deleted afterwards, whatever happened.
+   * `clean` empties it first (a retry). An upload is deleted afterwards, whatever happened. An
+   * abort of `options.signal` (the workspace is being deleted) ends the job.
    */
   async fill(
     id: string,
     image: string,
     prepared: PreparedSource,
-    options: { clean: boolean; onProgress(p: ImportProgress): void },
+    options: { clean: boolean; onProgress(p: ImportProgress): void; signal?: AbortSignal },
   ): Promise<UnpackReport | undefined> {
-    return this.exclusive(id, async (signal) => {
+    return this.exclusive(id, options.signal, async (signal) => {
       if (prepared.type === "git") {
         options.onProgress({ phase: "connecting", percent: null });
         await cloneInto(this.driver, id, image, prepared.source, {
@@ -83,7 +84,7 @@ export class WorkspaceImporter {
     if (this.running.has(id))
       throw new ImportError("an import into this workspace is already running", "refused");
     const taken = this.uploads.take(upload.uploadId, upload.owner);
-    return this.exclusive(id, (signal) =>
+    return this.exclusive(id, undefined, (signal) =>
       this.unpack(id, image, taken, upload.into, () => undefined, signal),
     );
   }
@@ -122,11 +123,16 @@ export class WorkspaceImporter {
     }
   }
 
-  private async exclusive<T>(id: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async exclusive<T>(
+    id: string,
+    outer: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     if (this.running.has(id))
       throw new ImportError("an import into this workspace is already running", "refused");
     const abort = new AbortController();
-    const done = work(abort.signal);
+    const signal = outer ? AbortSignal.any([abort.signal, outer]) : abort.signal;
+    const done = work(signal);
     this.running.set(id, { abort, done });
     try {
       return await done;

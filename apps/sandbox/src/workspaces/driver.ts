@@ -73,10 +73,18 @@ export interface WorkspaceDriver {
    * half done (egress rules, say). Rejects with a plain message when it cannot; the service runs on.
    */
   prepare(): Promise<void>;
-  create(spec: WorkspaceSpec): Promise<void>;
-  start(id: string): Promise<void>;
+  /**
+   * Makes the workspace's volumes and container. With `signal`, an abort stops it at the next step
+   * (rejecting); what it made stays for `remove`.
+   */
+  create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void>;
+  /** Starts the container; an abort of `signal` stops it before the next step (rejecting). */
+  start(id: string, signal?: AbortSignal): Promise<void>;
   stop(id: string): Promise<void>;
-  /** Removes the container and its workspace volume. Missing pieces are not an error. */
+  /**
+   * Removes everything of the workspace: the jobs working on its files, its container, its volumes
+   * and what backs them, also the pieces of a creation cut short. Missing pieces are not an error.
+   */
   remove(id: string): Promise<void>;
   /**
    * Removes everything this service instance made: every workspace with its volumes, and what they

@@ -59,6 +59,28 @@ export class SharedTransients {
 
   /** The state another live instance put on the row, if any. */
   read(row: WorkspaceTable, live: Set<string> | undefined): Transient | undefined {
+    const parsed = this.othersState(row, live);
+    if (!parsed) return undefined;
+    const { instance: _, ...transient } = parsed;
+    return transient;
+  }
+
+  /** The other live instance that is creating or starting the workspace of `row`, if any. */
+  builder(row: WorkspaceTable, live: Set<string> | undefined): string | undefined {
+    const parsed = this.othersState(row, live);
+    return parsed?.status === "creating" || parsed?.status === "starting" ? parsed.instance : undefined;
+  }
+
+  /** Whether the instance `id` still beats (this one always does). */
+  async isLive(id: string): Promise<boolean> {
+    if (!this.instance?.shared) return id === this.instance?.id;
+    return (await this.instance.live()).has(id);
+  }
+
+  private othersState(
+    row: WorkspaceTable,
+    live: Set<string> | undefined,
+  ): z.infer<typeof storedTransient> | undefined {
     if (!row.transient || !live) return undefined;
     let parsed: z.infer<typeof storedTransient> | undefined;
     try {
@@ -67,7 +89,6 @@ export class SharedTransients {
       return undefined;
     }
     if (!parsed || parsed.instance === this.instance?.id || !live.has(parsed.instance)) return undefined;
-    const { instance: _, ...transient } = parsed;
-    return transient;
+    return parsed;
   }
 }

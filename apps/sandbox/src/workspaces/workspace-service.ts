@@ -25,8 +25,16 @@ import type { PreparedSource, WorkspaceImporter } from "../imports/workspace-imp
 import { saveTerminalScreens } from "../terminal/tmux-session";
 import { WorkspaceActivity } from "./activity";
 import { CallListeners } from "./call-listeners";
+import {
+  CreationCancelled,
+  CreationRuns,
+  DELETED_ELSEWHERE,
+  DELETED_HERE,
+  unlessAborted,
+} from "./creation-runs";
 import type { ContainerState, WorkspaceDriver } from "./driver";
 import { SharedTransients, type Transient } from "./shared-transients";
+import { WorkspaceTombstones } from "./tombstones";
 import { WarmPool } from "./warm-pool";
 
 const toolProgressNotification = z.object({
@@ -60,6 +68,11 @@ export interface FileChangeBatch {
 const PROGRESS_INTERVAL_MS = 250;
 
 const INTERRUPTED = "the import was interrupted when the service stopped; retry it or delete the workspace";
+
+/** How often a delete looks whether the instance creating the workspace has removed what it made. */
+const CLEANER_POLL_MS = 200;
+/** How long a delete waits for that instance; the tombstone outlives the wait (a start finishes it). */
+const CLEANER_WAIT_MS = 60_000;
 
 function newWorkspaceId(): string {
   // 20 base-36 characters ≈ 103 bits: unguessable enough to appear in URLs.
@@ -96,6 +109,10 @@ export class WorkspaceService {
   private readonly progressPublished = new Map<string, number>();
   /** Transient states as the other instances see them (and theirs as this one does). */
   private readonly shared: SharedTransients;
+  /** Creations and starts under way here, which a delete cancels. */
+  private readonly creations = new CreationRuns();
+  /** Deletes not yet carried out, finished at the latest by the next start. */
+  private readonly tombstones: WorkspaceTombstones;
 
   constructor(
     private readonly db: Db,
@@ -114,8 +131,11 @@ export class WorkspaceService {
     instance?: ServiceInstance,
   ) {
     this.shared = new SharedTransients(db, instance, log);
+    this.tombstones = new WorkspaceTombstones(db);
     bus.listen("workspace", ({ key, local }) => {
-      if (!local) this.republish(key).catch((err: Error) => this.log(`workspace update: ${err.message}`));
+      if (local) return;
+      if (key && this.creations.has(key)) void this.cancelIfDeleted(key);
+      this.republish(key).catch((err: Error) => this.log(`workspace update: ${err.message}`));
     });
     this.pool = new WarmPool({
       size: warmPool,
@@ -148,7 +168,17 @@ export class WorkspaceService {
    */
   async init(): Promise<void> {
     void this.followEngine();
-    const rows = await this.db.selectFrom("workspaces").selectAll().execute();
+    const buried = await this.tombstones.list();
+    for (const { id, cleaner } of buried) {
+      // Its delete was cut short (the service stopped): finish it, unless the live instance that was
+      // creating it still will.
+      if (cleaner && (await this.shared.isLive(cleaner))) continue;
+      this.finishDelete(id).catch((err: Error) => this.log(`finishing the delete of ${id}: ${err.message}`));
+    }
+    const deleted = new Set(buried.map((t) => t.id));
+    const rows = (await this.db.selectFrom("workspaces").selectAll().execute()).filter(
+      (row) => !deleted.has(row.id),
+    );
     const states = new Map((await this.driver.list()).map((c) => [c.id, c.state]));
     for (const row of rows) {
       const state = states.get(row.id) ?? "missing";
@@ -307,7 +337,7 @@ export class WorkspaceService {
         .ensure()
         .catch(() => {
           void this.putTransient(spare, { status: "starting" });
-          void this.bringUp(spare, () => this.driver.start(spare));
+          void this.bringUp(spare, (signal) => this.driver.start(spare, signal));
         });
       return spare;
     }
@@ -317,32 +347,69 @@ export class WorkspaceService {
       .values({ ...row, id })
       .execute();
     await this.putTransient(id, { status: "creating" });
-    void this.bringUp(id, async () => {
+    void this.bringUp(id, async (signal) => {
       try {
-        await this.driver.create({ id, image: this.image, egress: input.egress });
+        await this.checkpoint(id, signal);
+        await this.driver.create({ id, image: this.image, egress: input.egress }, signal);
+        await this.checkpoint(id, signal);
       } catch (err) {
         if (fill) await this.importer.release(fill.prepared);
         throw err;
       }
-      if (fill) await this.fillVolume(id, fill.prepared, false);
-      await this.driver.start(id);
+      if (fill) await this.fillVolume(id, fill.prepared, false, signal);
+      await this.checkpoint(id, signal);
+      await this.driver.start(id, signal);
     });
     return id;
   }
 
-  /** Runs the steps that make a workspace usable, ending in a daemon that answers. */
-  private async bringUp(id: string, steps: () => Promise<void>): Promise<void> {
+  /**
+   * Runs the steps that make a workspace usable, ending in a daemon that answers. A delete cancels
+   * them: they stop at the next step boundary (`checkpoint`), and what they made is removed by the
+   * delete here, or by this run when the delete came through another instance.
+   */
+  private bringUp(id: string, steps: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    return this.creations.run(id, async (signal) => {
+      try {
+        await steps(signal);
+        await this.checkpoint(id, signal);
+        this.daemons.get(id)?.reset();
+        await unlessAborted(this.daemon(id).ensure(), signal, id);
+        await this.checkpoint(id, signal);
+        this.activity.touch(id);
+        await this.setTransient(id, undefined);
+      } catch (err) {
+        if (signal.reason === DELETED_HERE) return;
+        if (err instanceof CreationCancelled || (await this.wasDeleted(id).catch(() => false))) {
+          this.log(`workspace ${id}: deleted while being made; removing what was made`);
+          await this.finishDelete(id).catch((e: Error) => this.log(`workspace ${id}: ${e.message}`));
+          return;
+        }
+        const message = (err as Error).message;
+        this.log(`workspace ${id}: ${message}`);
+        // A service closing under a long import has no database left to publish from.
+        await this.setTransient(id, { status: "error", detail: message }).catch(() => undefined);
+      }
+    });
+  }
+
+  /** A step boundary of a creation or start: throws once the workspace was deleted. */
+  private async checkpoint(id: string, signal: AbortSignal): Promise<void> {
+    if (signal.aborted || (await this.wasDeleted(id))) throw new CreationCancelled(id);
+  }
+
+  /** Whether the workspace's delete was asked for (its row is gone, or marked by a tombstone). */
+  private async wasDeleted(id: string): Promise<boolean> {
+    const row = await this.db.selectFrom("workspaces").select("id").where("id", "=", id).executeTakeFirst();
+    return !row || (await this.tombstones.has(id));
+  }
+
+  /** Another instance said the workspace changed: a creation here stops if that was its delete. */
+  private async cancelIfDeleted(id: string): Promise<void> {
     try {
-      await steps();
-      this.daemons.get(id)?.reset();
-      await this.daemon(id).ensure();
-      this.activity.touch(id);
-      await this.setTransient(id, undefined);
+      if (await this.wasDeleted(id)) this.creations.abort(id, DELETED_ELSEWHERE);
     } catch (err) {
-      const message = (err as Error).message;
-      this.log(`workspace ${id}: ${message}`);
-      // A service closing under a long import has no database left to publish from.
-      await this.setTransient(id, { status: "error", detail: message }).catch(() => undefined);
+      this.log(`workspace ${id}: ${(err as Error).message}`);
     }
   }
 
@@ -351,8 +418,16 @@ export class WorkspaceService {
    * Its container and volume must exist (running or not): a separate step, so a workspace taken
    * from elsewhere (a pool) is filled the same way. `clean` empties the volume first.
    */
-  async fillVolume(id: string, prepared: PreparedSource, clean: boolean): Promise<void> {
-    const row = await this.row(id);
+  async fillVolume(
+    id: string,
+    prepared: PreparedSource,
+    clean: boolean,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const row = await this.row(id).catch(async (err) => {
+      await this.importer.release(prepared);
+      throw err;
+    });
     const record = readImportRecord(row.import_record);
     if (!record) throw new WorkspaceError("precondition", "this workspace was not made to be filled");
     const save = (next: ImportRecord) =>
@@ -366,6 +441,7 @@ export class WorkspaceService {
       report = await this.importer.fill(id, row.image, prepared, {
         clean,
         onProgress: (progress) => this.reportProgress(id, progress),
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
       const detail =
@@ -406,9 +482,10 @@ export class WorkspaceService {
       .where("id", "=", id)
       .execute();
     const creating = await this.setTransient(id, { status: "creating" });
-    void this.bringUp(id, async () => {
-      await this.fillVolume(id, prepared, true);
-      await this.driver.start(id);
+    void this.bringUp(id, async (signal) => {
+      await this.fillVolume(id, prepared, true, signal);
+      await this.checkpoint(id, signal);
+      await this.driver.start(id, signal);
     });
     return creating ?? this.get(id);
   }
@@ -484,7 +561,7 @@ export class WorkspaceService {
 
   private async startContainer(id: string): Promise<Workspace> {
     const workspace = await this.setTransient(id, { status: "starting" });
-    void this.bringUp(id, () => this.driver.start(id));
+    void this.bringUp(id, (signal) => this.driver.start(id, signal));
     return workspace ?? this.get(id);
   }
 
@@ -509,26 +586,59 @@ export class WorkspaceService {
     return this.get(id);
   }
 
+  /**
+   * Deletes the workspace and everything of it; answers once that is gone. A creation or start
+   * under way is cancelled first, here or, through its row, on the instance running it (which then
+   * removes what it made). The tombstone written before anything else lets the next start finish a
+   * delete the service did not live to finish.
+   */
   async remove(id: string): Promise<void> {
-    await this.row(id);
+    const row = await this.row(id);
+    const builder = this.shared.builder(row, await this.shared.liveFor([row]));
+    // Aborted before the tombstone is written, so the run never takes the delete for another's.
+    this.creations.abort(id, DELETED_HERE);
+    await this.tombstones.bury(id, builder ?? null);
+    if (builder) return this.awaitBuilderCleanup(id, builder);
     await this.putTransient(id, { status: "stopping" });
+    await this.creations.settled(id);
     // A clone or unpack still writing holds the volume: end it first.
     await this.importer.cancel(id);
-    this.daemons.get(id)?.close();
-    this.daemons.delete(id);
     try {
-      await this.driver.remove(id);
+      await this.finishDelete(id);
     } catch (err) {
       await this.setTransient(id, { status: "error", detail: `delete failed: ${(err as Error).message}` });
       throw err;
     }
-    await this.db.deleteFrom("workspaces").where("id", "=", id).execute();
+  }
+
+  /** Removes everything of the workspace, then its row and tombstone, and tells everyone. */
+  private async finishDelete(id: string): Promise<void> {
+    this.daemons.get(id)?.close();
+    this.daemons.delete(id);
+    await this.driver.remove(id);
+    await this.tombstones.finish(id);
     this.transient.delete(id);
     this.activity.forget(id);
     this.progressPublished.delete(id);
     this.fileFeeds.delete(id);
     this.events.publish({ type: "deleted", workspaceId: id });
     this.announce(id);
+  }
+
+  /**
+   * The workspace is being made by another live instance: its row goes now (the instance hears of
+   * it and stops at its next step), and the delete answers once that instance has removed what it
+   * made, or, should it die meanwhile, once this one has.
+   */
+  private async awaitBuilderCleanup(id: string, builder: string): Promise<void> {
+    await this.db.deleteFrom("workspaces").where("id", "=", id).execute();
+    this.events.publish({ type: "deleted", workspaceId: id });
+    this.announce(id);
+    const deadline = Date.now() + CLEANER_WAIT_MS;
+    while ((await this.tombstones.cleaner(id)) !== undefined && Date.now() < deadline) {
+      if (!(await this.shared.isLive(builder))) return this.finishDelete(id);
+      await new Promise((r) => setTimeout(r, CLEANER_POLL_MS));
+    }
   }
 
   private announce(id: string): void {

@@ -1,9 +1,19 @@
 // Test and bench support for checks of what the Docker driver made on the engine, beyond what the
 // WorkspaceDriver seam shows: volumes, networks, a container holding a volume, raw execs, memory.
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { PassThrough } from "node:stream";
 import Docker from "dockerode";
-import { containerName, LABEL_INSTANCE, stateVolumeName, volumeName } from "../container-spec";
+import {
+  containerName,
+  LABEL_INSTANCE,
+  LABEL_WORKSPACE,
+  stateVolumeName,
+  volumeName,
+  volumeNames,
+} from "../container-spec";
+import { DISK_LINK_DIR } from "../disk-images";
 import { LABEL_JOB } from "../volume-job";
 
 /** Whether the engine still has the volume of a workspace's snapshot store. */
@@ -115,4 +125,35 @@ export async function accountedMemoryMiB(instance: string, workspaceId: string):
   const shim = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
   const pss = readFileSync(`/proc/${shim}/smaps_rollup`, "utf8").match(/^Pss:\s+(\d+) kB/m)?.[1];
   return cgroupBytes / 2 ** 20 + Number(pss ?? 0) / 1024;
+}
+
+/**
+ * Everything of a workspace the engine's host still holds, by the names and labels the driver
+ * gives it: its container and the jobs beside it, its volumes, their image files (in the default
+ * folder), links and loop devices. Empty once it is wholly gone. Reads the host: the tests run on it.
+ */
+export async function workspaceLeftovers(instance: string, workspaceId: string): Promise<string[]> {
+  const docker = new Docker();
+  const byLabel = async (label: string) =>
+    docker.listContainers({ all: true, filters: { label: [`${LABEL_INSTANCE}=${instance}`, label] } });
+  const containers = [
+    ...(await byLabel(`${LABEL_WORKSPACE}=${workspaceId}`)),
+    ...(await byLabel(`${LABEL_JOB}=${workspaceId}`)),
+  ].map((c) => `container ${c.Names.join(",")} (${c.State})`);
+  const { Volumes } = await docker.listVolumes({
+    filters: { label: [`${LABEL_INSTANCE}=${instance}`, `${LABEL_WORKSPACE}=${workspaceId}`] },
+  });
+  const volumes = (Volumes ?? []).map((v) => `volume ${v.Name}`);
+  const folder = path.join((await docker.info()).DockerRootDir, "coder-disks");
+  const files = volumeNames(instance, workspaceId).flatMap((name) => [
+    ...(existsSync(path.join(folder, `${name}.img`)) ? [`disk image ${name}.img`] : []),
+    ...(existsSync(path.join(DISK_LINK_DIR, name)) ? [`disk link ${name}`] : []),
+  ]);
+  const prefix = `${containerName(instance, workspaceId)}-`;
+  const loops = execFileSync("losetup", ["--list", "--noheadings", "--raw", "--output", "NAME,BACK-FILE"])
+    .toString()
+    .split("\n")
+    .filter((line) => line.includes(prefix))
+    .map((line) => `loop device ${line}`);
+  return [...containers, ...volumes, ...files, ...loops];
 }
