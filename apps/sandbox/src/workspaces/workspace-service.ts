@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type CreateWorkspaceInput,
   type FileChange,
@@ -637,7 +638,7 @@ export class WorkspaceService {
     const deadline = Date.now() + CLEANER_WAIT_MS;
     while ((await this.tombstones.cleaner(id)) !== undefined && Date.now() < deadline) {
       if (!(await this.shared.isLive(builder))) return this.finishDelete(id);
-      await new Promise((r) => setTimeout(r, CLEANER_POLL_MS));
+      await sleep(CLEANER_POLL_MS);
     }
   }
 
