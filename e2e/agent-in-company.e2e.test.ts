@@ -56,6 +56,8 @@ describe("the agent in company, in two browsers", () => {
       await expect
         .poll(() => prompt.getByTestId("message-author").textContent(), { timeout: 30_000 })
         .toBe("Ada");
+      // She chose her name: every page marks her a guest.
+      expect(await prompt.getByTestId("guest-badge").count()).toBe(1);
       // The request reaches both pages while it waits, with the means to answer for an editor too.
       await page.getByTestId("approval-once").waitFor({ timeout: 30_000 });
     }
@@ -65,7 +67,7 @@ describe("the agent in company, in two browsers", () => {
       const call = page.locator('[data-testid=tool-card][data-tool="bash"]').last();
       await expect
         .poll(() => call.getByTestId("tool-answered-by").textContent(), { timeout: 30_000 })
-        .toBe("Approved by Ada");
+        .toBe("Approved by Ada (guest)");
       // The owner's prompt is gone: the request was answered.
       await expect.poll(() => page.getByTestId("approval").count()).toBe(0);
     }

@@ -94,6 +94,11 @@ describe("sharing a workspace by link, in Chromium", () => {
         .poll(() => presence(page), { timeout: 10_000 })
         .toMatch(/Owner[\s\S]*Vera|Vera[\s\S]*Owner/);
     }
+    // The guest is marked a guest on both pages; the owner is not.
+    const badge = (page: Page, name: string) =>
+      page.locator(`[data-testid=presence-person][data-name="${name}"] [data-testid=guest-badge]`).count();
+    for (const page of [owner, viewer])
+      expect([await badge(page, "Vera"), await badge(page, "Owner")]).toEqual([1, 0]);
     expect(await viewer.getByTestId("role-badge").innerText()).toBe("viewer");
     expect(await viewer.getByTestId("share-button").count()).toBe(0);
     // The owner's open file shows next to their name on the viewer's page.

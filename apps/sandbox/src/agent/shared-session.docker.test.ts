@@ -105,12 +105,12 @@ describe("the agent in company: the owner and guests watch one session", () => {
 
   it("names the owner on the owner's prompts and answers", async () => {
     const { t, model } = agent;
-    const ada = await guest("editor", "Ada");
+    const bea = await guest("editor", "Bea");
     const owner = await agent.session(streams.signal);
-    const adaView = watch(ada.cookie, owner.id);
+    const beaView = watch(bea.cookie, owner.id);
     model.push({ toolCalls: [{ name: "bash", args: { command: "rm -rf build" } }] }, { text: "Kept it." });
     const { turnId, messageId } = await t.api.session.prompt.mutate({ sessionId: owner.id, text: "clean" });
-    const asked = await adaView.waitFor(isType("approval.asked"), 30_000);
+    const asked = await beaView.waitFor(isType("approval.asked"), 30_000);
     await t.api.session.respond.mutate({
       sessionId: owner.id,
       requestId: asked.request.id,
@@ -118,16 +118,16 @@ describe("the agent in company: the owner and guests watch one session", () => {
       message: "keep build",
     });
     const late = await refusal(
-      ada.api.session.respond.mutate({ sessionId: owner.id, requestId: asked.request.id, reply: "once" }),
+      bea.api.session.respond.mutate({ sessionId: owner.id, requestId: asked.request.id, reply: "once" }),
     );
     expect(late).toEqual({ code: "CONFLICT", message: "that approval was already answered by Owner" });
-    await adaView.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId, 60_000);
+    await beaView.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId, 60_000);
     const owned = { kind: "owner", name: "Owner" };
-    expect(adaView.all.find((e) => e.type === "approval.replied")).toMatchObject({
+    expect(beaView.all.find((e) => e.type === "approval.replied")).toMatchObject({
       reply: "reject",
       by: owned,
     });
-    const detail = await ada.api.session.get.query({ sessionId: owner.id });
+    const detail = await bea.api.session.get.query({ sessionId: owner.id });
     expect(detail.messages.find((m) => m.id === messageId)?.author).toEqual(owned);
     const call = detail.messages.flatMap((m) => m.parts).find((p) => p.type === "tool");
     expect(call).toMatchObject({ state: "error", approval: { reply: "reject", by: owned } });

@@ -1,3 +1,5 @@
+import { OWNER_NAME } from "./author";
+
 /**
  * Who a request or connection acts for, and the role that gives them on a workspace. The owner
  * (the admin token's login sessions; `sessionId` is the stored hash of the cookie) is "owner" on
@@ -42,5 +44,5 @@ export const WRITE_ROLE: Role = "editor";
 
 /** The name other people see for `principal` (the owner has no name of their own). */
 export function displayName(principal: Principal): string {
-  return principal.kind === "owner" ? "Owner" : principal.name;
+  return principal.kind === "owner" ? OWNER_NAME : principal.name;
 }

@@ -2,11 +2,20 @@ import { randomBytes } from "node:crypto";
 import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
 import type { ConnectionRegistry } from "./connection-registry";
+import { lookalikeOf, nameTakenMessage } from "./guest-name";
 import type { Principal } from "./principal";
 import { hashSecret, newSecret } from "./secrets";
 
 type GuestRole = "viewer" | "editor";
 type Guest = Extract<Principal, { kind: "guest" }>;
+
+/** A name that looks like the name of a guest already in the link's workspace. */
+export class NameTakenError extends Error {
+  constructor(name: string, present: string) {
+    super(nameTakenMessage(name, present));
+    this.name = "NameTakenError";
+  }
+}
 
 /** A guest's login lasts as long as its link, and at most this long. */
 const GUEST_SESSION_DAYS = 30;
@@ -126,12 +135,15 @@ export class ShareLinks {
 
   /**
    * A new guest session for `secret` under `name`: the cookie to set, or null when the link is
-   * unknown, revoked, expired or its workspace is gone (one answer for all of them).
+   * unknown, revoked, expired or its workspace is gone (one answer for all of them). Throws
+   * `NameTakenError` when the name looks like that of a guest whose session on the workspace holds.
    */
   async join(secret: string, name: string): Promise<{ cookie: string; maxAgeSeconds: number } | null> {
     const now = new Date();
     const link = await this.open(secret, now);
     if (!link) return null;
+    const present = lookalikeOf(name, await this.guestNames(link.workspace_id, now));
+    if (present !== undefined) throw new NameTakenError(name, present);
     const longest = now.getTime() + GUEST_SESSION_DAYS * 86_400_000;
     const expires = Math.min(longest, link.expires_at ? Date.parse(link.expires_at) : longest);
     const cookie = newSecret();
@@ -161,6 +173,7 @@ export class ShareLinks {
         "share_links.id",
         "share_links.expires_at",
         "share_links.role",
+        "share_links.workspace_id",
         "workspaces.name as workspace",
       ])
       .where("share_links.secret_hash", "=", hashSecret(secret))
@@ -171,6 +184,17 @@ export class ShareLinks {
         ]),
       )
       .executeTakeFirst();
+  }
+
+  /** The names of the guests whose sessions on the workspace still hold, through any of its links. */
+  private async guestNames(workspaceId: string, now: Date): Promise<string[]> {
+    const rows = await this.usable()
+      .innerJoin("guest_sessions", "guest_sessions.share_id", "share_links.id")
+      .select("guest_sessions.name")
+      .where("share_links.workspace_id", "=", workspaceId)
+      .where("guest_sessions.expires_at", ">", now.toISOString())
+      .execute();
+    return rows.map((r) => r.name);
   }
 
   /** The guest a cookie hash belongs to, while its session, link and workspace all still hold. */

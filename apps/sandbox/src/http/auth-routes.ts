@@ -1,21 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { AuthService } from "../auth/auth-service";
+import { guestName } from "../auth/guest-name";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "../auth/http-auth";
-import type { FailureBackoff } from "./failure-backoff";
+import { NameTakenError } from "../auth/share-links";
+import { type FailureBackoff, TooManyGuessesError } from "./failure-backoff";
 
 const loginBody = z.object({ token: z.string().trim().min(1, "enter the login token").max(200) });
-/**
- * A guest's display name as everyone will see it: control and format characters (bidi overrides,
- * zero-width joiners, escapes) are dropped, so a name cannot disguise itself or another's.
- */
-const displayName = z
-  .string()
-  .max(1000)
-  .transform((name) => name.replace(/[\p{Cc}\p{Cf}]/gu, "").trim())
-  .pipe(z.string().min(1, "enter your name").max(64, "a name has at most 64 characters"));
 const secretBody = z.object({ secret: z.string().max(200) });
-const joinBody = secretBody.extend({ name: displayName });
+const joinBody = secretBody.extend({ name: guestName });
 
 /** One answer for a wrong, expired or revoked link, so the answer tells nothing about which. */
 export const SHARE_LINK_REFUSED = "this link is not valid: it may have been revoked or expired";
@@ -58,21 +51,22 @@ async function jsonBody<T>(
 }
 
 /**
- * Runs a share-link lookup for the request's client address, held back by that address's earlier
- * failures; a null answer counts as one more failure.
+ * Runs a share-link lookup in the client's turn (`FailureBackoff`): a null answer is a wrong
+ * guess, held back; answers 429 and returns undefined when too many guesses already wait.
  */
-async function slowedOnFailure<T>(
+async function inTurn<T>(
   req: IncomingMessage,
+  res: ServerResponse,
   backoff: FailureBackoff,
   lookup: () => Promise<T | null>,
-): Promise<T | null> {
-  const address = req.socket.remoteAddress ?? "unknown";
-  const delay = backoff.delayFor(address);
-  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-  const found = await lookup();
-  if (found === null) backoff.fail(address);
-  else backoff.succeed(address);
-  return found;
+): Promise<T | null | undefined> {
+  try {
+    return await backoff.run(req.socket.remoteAddress ?? "unknown", lookup, () => req.socket.destroyed);
+  } catch (err) {
+    if (!(err instanceof TooManyGuessesError)) throw err;
+    json(res, 429, { error: err.message });
+    return undefined;
+  }
 }
 
 /**
@@ -91,7 +85,8 @@ export async function handleAuthRoute(
   if (url.pathname === "/auth/share/preview" && req.method === "POST") {
     const body = await jsonBody(req, res, secretBody);
     if (!body) return true;
-    const preview = await slowedOnFailure(req, backoff, () => auth.shares.preview(body.secret));
+    const preview = await inTurn(req, res, backoff, () => auth.shares.preview(body.secret));
+    if (preview === undefined) return true;
     if (preview) json(res, 200, preview);
     else json(res, 403, { error: SHARE_LINK_REFUSED });
     return true;
@@ -99,7 +94,16 @@ export async function handleAuthRoute(
   if (url.pathname === "/auth/share" && req.method === "POST") {
     const body = await jsonBody(req, res, joinBody);
     if (!body) return true;
-    const session = await slowedOnFailure(req, backoff, () => auth.shares.join(body.secret, body.name));
+    let session: Awaited<ReturnType<typeof auth.shares.join>> | undefined;
+    try {
+      session = await inTurn(req, res, backoff, () => auth.shares.join(body.secret, body.name));
+    } catch (err) {
+      // The link is right, the name is someone else's: no guess failed.
+      if (!(err instanceof NameTakenError)) throw err;
+      json(res, 400, { error: err.message });
+      return true;
+    }
+    if (session === undefined) return true;
     if (!session) {
       json(res, 403, { error: SHARE_LINK_REFUSED });
       return true;

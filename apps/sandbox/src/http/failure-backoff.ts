@@ -1,38 +1,154 @@
-/** The most client addresses remembered; the oldest is forgotten first. */
+import { isIPv6 } from "node:net";
+
+/** The most client addresses remembered; the oldest idle one is forgotten first. */
 const MAX_ADDRESSES = 10_000;
-/** A failure this long ago no longer counts. */
+/** A failure this long ago no longer counts against its address. */
 const FORGET_MS = 15 * 60_000;
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
+/** Wrong guesses everyone together may make without being slowed, and how fast that allowance refills. */
+const GLOBAL_FREE_FAILURES = 20;
+const GLOBAL_REFILL_PER_MS = 20 / 60_000;
+/** Past the allowance every wrong answer waits at least this long, doubling with each further ten. */
+const GLOBAL_FIRST_DELAY_MS = 1_000;
+const GLOBAL_DOUBLING = 10;
+/** Guesses that may wait for their turn: from one address, and from everyone. */
+const MAX_WAITING_PER_ADDRESS = 64;
+const MAX_WAITING = 2_048;
+
+export class TooManyGuessesError extends Error {
+  constructor(fromOneAddress: boolean) {
+    super(
+      fromOneAddress
+        ? "too many link checks from your address are waiting for an answer; wait for them first"
+        : "too many link checks are waiting for an answer right now; try again in a minute",
+    );
+    this.name = "TooManyGuessesError";
+  }
+}
+
+interface AddressState {
+  failures: number;
+  lastFailure: number;
+  /** Settles when the address's latest guess has been answered: the next one waits for it. */
+  turn: Promise<void>;
+  waiting: number;
+}
+
+export interface BackoffClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: BackoffClock = {
+  now: Date.now,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /**
- * Slows down repeated failures (wrong share-link secrets) from one client address: each failure
- * doubles the wait before the next answer to that address, up to a bound. In memory and bounded,
- * so a flood of addresses costs a fixed amount; a success forgets the address.
+ * The client a guess counts against: an IPv4 address (also when written IPv4-mapped), or an IPv6
+ * address's /64 network, which one host commonly holds whole.
+ */
+export function clientKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head = "", tail = ""] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = address.includes("::")
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}
+
+/**
+ * Slows down guessing share-link secrets. The secret is 256 random bits and names no link (the
+ * link is found by its hash), so there is no per-link target to count against: failures count per
+ * client address and for everyone together.
+ * - A client's guesses are answered one at a time, in order: the next is looked up only after the
+ *   previous one's answer went out, so parallel guesses gain nothing.
+ * - Each wrong answer to a client is held back, doubling with each failure of that client (250 ms
+ *   up to 8 s, forgotten 15 minutes after the last), and for everyone once more than a small
+ *   allowance of failures a minute is used up, however many addresses they come from.
+ * - A right secret is answered at once (only the failures are held) and resets nothing: a valid
+ *   link a guesser holds cannot buy back their allowance.
+ * In memory and bounded: the addresses remembered and the guesses waiting are capped.
  */
 export class FailureBackoff {
-  private readonly failures = new Map<string, { count: number; at: number }>();
+  private readonly addresses = new Map<string, AddressState>();
+  private globalLevel = 0;
+  private globalAt = 0;
+  private waiting = 0;
 
-  /** How long to hold the next answer to `address`, in milliseconds. */
-  delayFor(address: string): number {
-    const entry = this.failures.get(address);
-    if (!entry || Date.now() - entry.at > FORGET_MS) return 0;
-    return Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (entry.count - 1));
-  }
+  constructor(private readonly clock: BackoffClock = realClock) {}
 
-  fail(address: string): void {
-    const entry = this.failures.get(address);
-    const count = entry && Date.now() - entry.at <= FORGET_MS ? entry.count + 1 : 1;
-    // Re-inserting moves the address to the end, so the map's first key is the oldest.
-    this.failures.delete(address);
-    this.failures.set(address, { count, at: Date.now() });
-    if (this.failures.size > MAX_ADDRESSES) {
-      const oldest = this.failures.keys().next().value;
-      if (oldest !== undefined) this.failures.delete(oldest);
+  /**
+   * Looks a guess from `address` up in its turn; a null answer (wrong secret) is returned only
+   * after its delay. `gone` tells whether the asker left while waiting: then nothing is looked up.
+   * Throws `TooManyGuessesError` when too many guesses already wait.
+   */
+  async run<T>(address: string, lookup: () => Promise<T | null>, gone: () => boolean = () => false) {
+    const key = clientKey(address);
+    const state = this.state(key);
+    if (state.waiting >= MAX_WAITING_PER_ADDRESS) throw new TooManyGuessesError(true);
+    if (this.waiting >= MAX_WAITING) throw new TooManyGuessesError(false);
+    const previous = state.turn;
+    let done = () => {};
+    state.turn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    state.waiting++;
+    this.waiting++;
+    try {
+      await previous;
+      if (gone()) return null;
+      const found = await lookup();
+      if (found === null) await this.clock.sleep(this.fail(state));
+      return found;
+    } finally {
+      state.waiting--;
+      this.waiting--;
+      done();
     }
   }
 
-  succeed(address: string): void {
-    this.failures.delete(address);
+  /** Counts a failure of one client and of everyone; how long its answer is held (ms). */
+  private fail(state: AddressState): number {
+    const now = this.clock.now();
+    state.failures = now - state.lastFailure > FORGET_MS ? 1 : state.failures + 1;
+    state.lastFailure = now;
+    this.globalLevel = Math.max(0, this.globalLevel - (now - this.globalAt) * GLOBAL_REFILL_PER_MS) + 1;
+    this.globalAt = now;
+    const own = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (state.failures - 1));
+    const excess = this.globalLevel - GLOBAL_FREE_FAILURES;
+    const global =
+      excess <= 0
+        ? 0
+        : Math.min(MAX_DELAY_MS, GLOBAL_FIRST_DELAY_MS * 2 ** Math.floor((excess - 1) / GLOBAL_DOUBLING));
+    return Math.max(own, global);
+  }
+
+  private state(key: string): AddressState {
+    const known = this.addresses.get(key);
+    if (known) {
+      // Re-inserting keeps the map in order of use: its first idle key is the one to forget.
+      this.addresses.delete(key);
+      this.addresses.set(key, known);
+      return known;
+    }
+    const fresh: AddressState = { failures: 0, lastFailure: 0, turn: Promise.resolve(), waiting: 0 };
+    this.addresses.set(key, fresh);
+    if (this.addresses.size > MAX_ADDRESSES) {
+      for (const [old, state] of this.addresses) {
+        if (state.waiting > 0) continue;
+        this.addresses.delete(old);
+        break;
+      }
+    }
+    return fresh;
   }
 }

@@ -2,7 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { workspaceId as workspaceIdSchema } from "@coder/protocol";
 import { type Principal, roleAllows, roleOn } from "../auth/principal";
 import { streamArchive } from "../imports/export-archive";
-import { TooManyUploadsError, type UploadStore, UploadTooLargeError } from "../imports/upload-store";
+import {
+  TooManyUploadsError,
+  type Uploader,
+  type UploadStore,
+  UploadTooLargeError,
+} from "../imports/upload-store";
 import type { WorkspaceDriver } from "../workspaces/driver";
 import { WorkspaceError, type WorkspaceService } from "../workspaces/workspace-service";
 
@@ -28,6 +33,13 @@ function json(res: ServerResponse, status: number, body: unknown, close = false)
 function uploadName(raw: string | null): string {
   const base = (raw ?? "").split(/[\\/]/).pop() ?? "";
   return base.replace(/[^\p{L}\p{N} ._+()-]/gu, "_").slice(0, 255) || "upload";
+}
+
+/** Whose allowance an upload uses: the owner's, or (for a guest) their share link's. */
+function uploaderOf(principal: Principal): Uploader {
+  return principal.kind === "owner"
+    ? { session: principal.sessionId, person: "owner", guest: false }
+    : { session: principal.sessionId, person: `link:${principal.shareId}`, guest: true };
 }
 
 /**
@@ -69,7 +81,7 @@ async function receiveUpload(req: IncomingMessage, res: ServerResponse, url: URL
   try {
     const upload = await deps.uploads.receive(
       req,
-      principal.sessionId,
+      uploaderOf(principal),
       uploadName(url.searchParams.get("name")),
     );
     json(res, 201, { uploadId: upload.id });

@@ -3,7 +3,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TooManyUploadsError, UploadStore, UploadTooLargeError } from "./upload-store";
+import { TooManyUploadsError, type Uploader, UploadStore, UploadTooLargeError } from "./upload-store";
+
+const alice: Uploader = { session: "alice", person: "owner", guest: false };
+const mallory: Uploader = { session: "mallory", person: "owner", guest: false };
+/** The `n`th guest session of share link `link`. */
+const guest = (link: string, n: number): Uploader => ({
+  session: `${link}-${n}`,
+  person: `link:${link}`,
+  guest: true,
+});
+const one = () => Readable.from([Buffer.from("x")]);
 
 describe("the upload store", () => {
   let dir: string;
@@ -21,7 +31,7 @@ describe("the upload store", () => {
   it("keeps an upload for the session that sent it, once", async () => {
     const upload = await store.receive(
       Readable.from([Buffer.from("abc"), Buffer.from("def")]),
-      "alice",
+      alice,
       "p.tar",
     );
     expect(readFileSync(upload.file, "utf8")).toBe("abcdef");
@@ -34,25 +44,48 @@ describe("the upload store", () => {
 
   it("stops an upload past the cap and keeps nothing of it", async () => {
     const body = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(100)));
-    await expect(store.receive(body, "alice", "big")).rejects.toBeInstanceOf(UploadTooLargeError);
+    await expect(store.receive(body, alice, "big")).rejects.toBeInstanceOf(UploadTooLargeError);
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("lets one session park at most four uploads, and everyone sixteen", async () => {
-    for (let i = 0; i < 4; i++) await store.receive(Readable.from([Buffer.from("x")]), "alice", "a");
-    await expect(store.receive(Readable.from([Buffer.from("x")]), "alice", "a")).rejects.toBeInstanceOf(
-      TooManyUploadsError,
-    );
-    for (let guest = 0; guest < 3; guest++)
-      for (let i = 0; i < 4; i++)
-        await store.receive(Readable.from([Buffer.from("x")]), `guest${guest}`, "g");
-    await expect(store.receive(Readable.from([Buffer.from("x")]), "bob", "b")).rejects.toBeInstanceOf(
-      TooManyUploadsError,
-    );
+  it("lets one person (the owner, or one share link's guests however often they join) park at most four uploads", async () => {
+    for (let i = 0; i < 4; i++) await store.receive(one(), alice, "a");
+    await expect(store.receive(one(), mallory, "a")).rejects.toMatchObject({ limit: "person-count" });
+    for (let i = 0; i < 4; i++) await store.receive(one(), guest("l1", i), "g");
+    await expect(store.receive(one(), guest("l1", 5), "g")).rejects.toMatchObject({
+      limit: "person-count",
+      message: expect.stringMatching(/^you already have 4 uploads/),
+    });
+  });
+
+  it("never lets guests take the owner's slots, however many links they hold", async () => {
+    for (const link of ["l1", "l2", "l3"])
+      for (let i = 0; i < 4; i++) await store.receive(one(), guest(link, i), "g");
+    const refused = store.receive(one(), guest("l4", 0), "g");
+    await expect(refused).rejects.toBeInstanceOf(TooManyUploadsError);
+    await expect(refused).rejects.toMatchObject({ limit: "guests" });
+    for (let i = 0; i < 4; i++) await store.receive(one(), alice, "a");
+  });
+
+  it("stops a link's guests once their uploads take twice the cap, and keeps nothing of the refused one", async () => {
+    const chunks = (n: number) => Readable.from(Array.from({ length: n }, () => Buffer.alloc(100)));
+    await store.receive(chunks(9), guest("l1", 0), "g");
+    await store.receive(chunks(9), guest("l1", 1), "g");
+    // 1800 of 2000 bytes used: the next upload is cut once it passes the rest.
+    await expect(store.receive(chunks(5), guest("l1", 2), "g")).rejects.toMatchObject({
+      limit: "person-bytes",
+    });
+    expect(readdirSync(dir).filter((f) => f.endsWith(".part"))).toEqual([]);
+    await store.receive(chunks(2), guest("l1", 3), "g");
+    await expect(store.receive(chunks(1), guest("l1", 4), "g")).rejects.toMatchObject({
+      limit: "person-bytes",
+    });
+    // The owner's allowance is their own.
+    await store.receive(chunks(9), alice, "a");
   });
 
   it("empties its folder at start: uploads do not outlive the service run", async () => {
-    await store.receive(Readable.from([Buffer.from("x")]), "alice", "a");
+    await store.receive(one(), alice, "a");
     const again = new UploadStore(dir, 1000);
     await again.init();
     again.close();

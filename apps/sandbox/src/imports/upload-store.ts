@@ -6,11 +6,27 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ImportError } from "./import-error";
 
+/**
+ * Who sends an upload: the session that alone may use it, and the person whose allowance it uses.
+ * The owner is one person however many logins they have; the guests of one share link are one
+ * (anyone holding the link can join it again and again).
+ */
+export interface Uploader {
+  /** The principal's session (the stored hash of its cookie). */
+  session: string;
+  /** `owner`, or `link:<share id>` for a guest. */
+  person: string;
+  guest: boolean;
+}
+
 /** An upload waiting to be unpacked: bytes on the service's disk that the host never opens as an archive. */
 export interface Upload {
   id: string;
   /** The principal's session (the stored hash of its cookie): only it may use the upload. */
   owner: string;
+  /** Whose allowance it counts against (`Uploader.person`). */
+  person: string;
+  guest: boolean;
   /** The file name the browser gave, for labels only. */
   name: string;
   size: number;
@@ -25,28 +41,52 @@ export class UploadTooLargeError extends Error {
   }
 }
 
+/** Which allowance an upload would exceed. */
+export type UploadLimit = "person-count" | "person-bytes" | "guests";
+
 export class TooManyUploadsError extends Error {
-  constructor() {
-    super("too many uploads are waiting to be unpacked; try again in a few minutes");
+  constructor(readonly limit: UploadLimit) {
+    super(
+      {
+        "person-count": `you already have ${MAX_PER_PERSON} uploads arriving or waiting to be unpacked; use or wait for them (unused ones are deleted after 30 minutes)`,
+        "person-bytes":
+          "your uploads waiting to be unpacked already take all the space a guest may use; use them first (unused ones are deleted after 30 minutes)",
+        guests:
+          "the guests' uploads waiting to be unpacked already take all the slots guests may use; try again in a few minutes",
+      }[limit],
+    );
     this.name = "TooManyUploadsError";
   }
 }
 
 /** Uploads not used within this long are deleted. */
 const EXPIRY_MS = 30 * 60_000;
-/** Per principal, received or still arriving: what one guest can park on the host's disk. */
-const MAX_PENDING = 4;
-/** For everyone together (each guest of a link has a session of their own). */
-const MAX_PENDING_TOTAL = 16;
+/** Per person (the owner, or one share link's guests), received or still arriving. */
+const MAX_PER_PERSON = 4;
+/** Bytes one share link's guests may have received or be receiving, in upload caps. */
+const GUEST_BYTES_IN_CAPS = 2;
+/**
+ * The guests of every link together. With the owner's own `MAX_PER_PERSON` the host's disk holds
+ * at most 16 upload caps, and no guest can take a slot of the owner's.
+ */
+const MAX_GUESTS = 12;
+
+interface Arriving {
+  person: string;
+  guest: boolean;
+  bytes: number;
+}
 
 /**
  * Uploads streamed to `<data dir>/uploads`, each capped at `maxBytes` while it arrives, owned by
  * the session that sent it, used once (`take`) and deleted after use or expiry. The folder is
- * emptied at start: an upload does not outlive the service run that received it.
+ * emptied at start: an upload does not outlive the service run that received it. Uploads arriving
+ * or waiting are limited per person (count; for a link's guests also bytes) and for all guests
+ * together, so that guests can never take the owner's slots.
  */
 export class UploadStore {
   private readonly uploads = new Map<string, Upload>();
-  private readonly arriving = new Map<string, number>();
+  private readonly arriving = new Set<Arriving>();
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
@@ -66,27 +106,24 @@ export class UploadStore {
     clearInterval(this.sweeper);
   }
 
-  /** Streams `body` to disk; rejects (and keeps nothing) past the cap or past the pending limit. */
-  async receive(body: Readable, owner: string, name: string): Promise<Upload> {
-    const pending = [...this.uploads.values()].filter((u) => u.owner === owner).length;
-    const arrivingTotal = [...this.arriving.values()].reduce((sum, n) => sum + n, 0);
-    if (
-      pending + (this.arriving.get(owner) ?? 0) >= MAX_PENDING ||
-      this.uploads.size + arrivingTotal >= MAX_PENDING_TOTAL
-    )
-      throw new TooManyUploadsError();
-    this.arriving.set(owner, (this.arriving.get(owner) ?? 0) + 1);
+  /** Streams `body` to disk; rejects (and keeps nothing) past the cap or past an allowance. */
+  async receive(body: Readable, sender: Uploader, name: string): Promise<Upload> {
+    const limit = this.limitReached(sender);
+    if (limit) throw new TooManyUploadsError(limit);
+    const arriving: Arriving = { person: sender.person, guest: sender.guest, bytes: 0 };
+    this.arriving.add(arriving);
     const id = randomId();
     const file = path.join(this.dir, id);
     const maxBytes = this.maxBytes;
-    let size = 0;
+    const overBudget = () => sender.guest && this.bytesOf(sender.person) > GUEST_BYTES_IN_CAPS * maxBytes;
     try {
       await pipeline(
         body,
         async function* capped(source: AsyncIterable<Buffer>) {
           for await (const chunk of source) {
-            size += chunk.length;
-            if (size > maxBytes) throw new UploadTooLargeError(maxBytes);
+            arriving.bytes += chunk.length;
+            if (arriving.bytes > maxBytes) throw new UploadTooLargeError(maxBytes);
+            if (overBudget()) throw new TooManyUploadsError("person-bytes");
             yield chunk;
           }
         },
@@ -97,13 +134,38 @@ export class UploadStore {
       await rm(`${file}.part`, { force: true });
       throw err;
     } finally {
-      const left = (this.arriving.get(owner) ?? 1) - 1;
-      if (left > 0) this.arriving.set(owner, left);
-      else this.arriving.delete(owner);
+      this.arriving.delete(arriving);
     }
-    const upload = { id, owner, name: name.slice(0, 255), size, file, receivedAt: this.now() };
+    const upload: Upload = {
+      id,
+      owner: sender.session,
+      person: sender.person,
+      guest: sender.guest,
+      name: name.slice(0, 255),
+      size: arriving.bytes,
+      file,
+      receivedAt: this.now(),
+    };
     this.uploads.set(id, upload);
     return upload;
+  }
+
+  /** The allowance one more upload from `sender` would exceed, if any. */
+  private limitReached(sender: Uploader): UploadLimit | undefined {
+    const all = [...this.uploads.values(), ...this.arriving];
+    if (all.filter((u) => u.person === sender.person).length >= MAX_PER_PERSON) return "person-count";
+    if (sender.guest && this.bytesOf(sender.person) >= GUEST_BYTES_IN_CAPS * this.maxBytes)
+      return "person-bytes";
+    if (sender.guest && all.filter((u) => u.guest).length >= MAX_GUESTS) return "guests";
+    return undefined;
+  }
+
+  /** Bytes `person`'s uploads take, received or arriving so far. */
+  private bytesOf(person: string): number {
+    let bytes = 0;
+    for (const u of this.uploads.values()) if (u.person === person) bytes += u.size;
+    for (const a of this.arriving) if (a.person === person) bytes += a.bytes;
+    return bytes;
   }
 
   /** Hands the upload over for one use (the caller then `discard`s it); only to the session that sent it. */

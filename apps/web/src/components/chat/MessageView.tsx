@@ -1,4 +1,5 @@
 import type { Message, Part } from "@coder/protocol";
+import { GuestBadge } from "../presence/GuestBadge";
 import styles from "./chat.module.css";
 import { Markdown } from "./Markdown";
 import { ToolCard } from "./ToolCard";
@@ -8,8 +9,9 @@ export function MessageView({ message }: { message: Message }) {
   return (
     <div className={styles.message} data-testid="message" data-role={message.role}>
       {message.author && (
-        <div className={styles.author} data-testid="message-author">
-          {message.author.name}
+        <div className={styles.author}>
+          <span data-testid="message-author">{message.author.name}</span>
+          {message.author.kind === "guest" && <GuestBadge />}
         </div>
       )}
       {message.parts.map((part) => (

@@ -5,15 +5,17 @@ const ada = { kind: "guest" as const, name: "Ada" };
 const owner = { kind: "owner" as const, name: "Owner" };
 
 describe("who answered for a call", () => {
-  it("names who approved or rejected it", () => {
-    expect(answeredBy({ approval: { reply: "once", by: ada } })).toBe("Approved by Ada");
-    expect(answeredBy({ approval: { reply: "always", by: ada } })).toBe("Approved for this session by Ada");
+  it("names who approved or rejected it, and marks a guest as a guest", () => {
+    expect(answeredBy({ approval: { reply: "once", by: ada } })).toBe("Approved by Ada (guest)");
+    expect(answeredBy({ approval: { reply: "always", by: ada } })).toBe(
+      "Approved for this session by Ada (guest)",
+    );
     expect(answeredBy({ approval: { reply: "reject", by: owner } })).toBe("Rejected by Owner");
     expect(answeredBy({ approval: { reply: "once" } })).toBe("Approved");
   });
 
   it("names who answered or declined a question", () => {
-    expect(answeredBy({ answeredBy: ada })).toBe("Answered by Ada");
+    expect(answeredBy({ answeredBy: ada })).toBe("Answered by Ada (guest)");
     const declined = {
       ok: false,
       error: { code: "rejected" as const, message: "the person chose not to answer" },

@@ -1,6 +1,7 @@
 "use client";
 
 import type { PresencePerson } from "@coder/protocol";
+import { GuestBadge } from "./GuestBadge";
 import styles from "./presence.module.css";
 
 function initials(name: string): string {
@@ -18,11 +19,13 @@ export function PresenceList({ people }: { people: PresencePerson[] }) {
     <ul className={styles.list} data-testid="presence" aria-label="People in this workspace">
       {people.map((person) => {
         const where = person.file ? ` · ${person.file}` : "";
+        // Everyone but the owner joined through a share link: their name is theirs to choose.
+        const guest = person.role !== "owner";
         return (
           <li
             key={person.id}
             className={styles.person}
-            title={`${person.name}${person.you ? " (you)" : ""} · ${person.role}${where}`}
+            title={`${person.name}${guest ? " (guest)" : ""}${person.you ? " (you)" : ""} · ${person.role}${where}`}
             data-testid="presence-person"
             data-name={person.name}
             data-role={person.role}
@@ -35,6 +38,7 @@ export function PresenceList({ people }: { people: PresencePerson[] }) {
               {person.name}
               {person.you && <span className={styles.you}> (you)</span>}
             </span>
+            {guest && <GuestBadge />}
           </li>
         );
       })}
