@@ -1,4 +1,5 @@
-import { isIPv6 } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import ipaddr from "ipaddr.js";
 
 /** The most client addresses remembered; the oldest idle one is forgotten first. */
 const MAX_ADDRESSES = 10_000;
@@ -42,7 +43,9 @@ export interface BackoffClock {
 
 const realClock: BackoffClock = {
   now: Date.now,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: async (ms) => {
+    await sleep(ms);
+  },
 };
 
 /**
@@ -50,19 +53,10 @@ const realClock: BackoffClock = {
  * address's /64 network, which one host commonly holds whole.
  */
 export function clientKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return mapped[1];
-  if (!isIPv6(address)) return address;
-  const [head = "", tail = ""] = address.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups = address.includes("::")
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(":")}::/64`;
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
 }
 
 /**
