@@ -2,6 +2,7 @@
 import "./jitless";
 
 export * from "./access-close";
+export * from "./api-limits";
 export * from "./collab";
 export * from "./container-layout";
 export * from "./daemon";

@@ -17,6 +17,7 @@ import { contentHash } from "./disk-merge";
 import { GuardedSocket } from "./guarded-socket";
 import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
 import { MessageGuard, type MessageGuardDeps } from "./message-guard";
+import { RefusalLog } from "./refusal-log";
 import type { DocumentRest, WorkspaceRests } from "./resting-documents";
 
 /** Live documents one workspace may hold at once (every tab of every person together). */
@@ -72,11 +73,13 @@ export class WorkspaceDocuments {
   /** Resting documents an editor's old copy asked for, until their load takes them. */
   private readonly reviving = new Map<string, DocumentRest>();
   private readonly received = new Map<string, number>();
+  private readonly refusals: RefusalLog;
   private recentAdds: { path: string; at: number }[] = [];
   private sockets = 0;
   private following: AbortController | undefined;
 
   constructor(private readonly deps: WorkspaceDocumentsDeps) {
+    this.refusals = new RefusalLog(deps.log);
     this.hocuspocus = new Hocuspocus({
       quiet: true,
       // Writing back is LiveFile's; Hocuspocus's store debounce only delays unloading.
@@ -180,7 +183,10 @@ export class WorkspaceDocuments {
       user,
       clientTakenElsewhere: (document, clientId) => this.clientTaken(document, clientId, guard),
     });
-    const socket = new GuardedSocket(ws, guard, this.deps.log);
+    // What a socket is closed for is logged rate-limited per person: a guest cannot fill the log.
+    const socket = new GuardedSocket(ws, guard, (line) =>
+      this.refusals.refused(access.principal.sessionId, line),
+    );
     this.sockets++;
     ws.once("close", () => {
       this.sockets--;

@@ -1,6 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { LspServerConfig } from "@coder/protocol";
+import { type LspServerConfig, MAX_CALLS_PER_BATCH } from "@coder/protocol";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
@@ -10,6 +10,7 @@ import { collabUser } from "../collab/collab-user";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
 import { TerminalDirectory } from "../terminal/terminal-directory";
+import { CallSlots } from "../trpc/call-slots";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceDriver } from "../workspaces/driver";
@@ -94,9 +95,12 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const { presence } = deps;
   const terminals = new TerminalDirectory(driver);
 
+  const calls = new CallSlots();
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
+    // A larger batch is refused with 400 before any of its calls runs.
+    maxBatchSize: MAX_CALLS_PER_BATCH,
     createContext: async ({ req, res, info }) => {
       const caller = await principal(req);
       // A subscription stays open: register it, so ending the session ends the stream.
@@ -117,6 +121,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         origin,
         lspServers: deps.lspServers,
         log,
+        calls,
       };
     },
     onError({ error, path }) {

@@ -15,8 +15,8 @@ import { SocketBridge } from "../container-streams/socket-bridge";
 import type { SocketRoute } from "../http/socket-routes";
 import type { AttachedProcess, WorkspaceDriver } from "../workspaces/driver";
 import { closeReason } from "./close-reason";
-import { readOnlyRefusal } from "./read-only";
-import { isExitNotification, parseClientMessage, rewriteClientMessage } from "./rewrite";
+import { LspMessageRouter } from "./message-router";
+import { isExitNotification, parseClientMessage } from "./rewrite";
 import { exitReason, serverCommand } from "./server-command";
 
 const STDERR_TAIL_CHARS = 2000;
@@ -27,7 +27,8 @@ const STDERR_TAIL_CHARS = 2000;
  * on the socket and Content-Length framing on the server's stdio. `initialize` is rewritten for the
  * container (rewrite.ts). Closing the socket ends the server; the server ending closes the socket
  * with 1011 and why (not installed, exit code and its last stderr line), so the editor reconnects.
- * A read-only (viewer) socket gets an error answer to requests that would change files.
+ * Every message goes where the router says (message-router.ts): configuration only ever from the
+ * service, and from a read-only (viewer) socket only what reads.
  */
 export async function serveLsp(
   ws: WebSocket,
@@ -49,14 +50,16 @@ export async function serveLsp(
   }
 
   let writer: StreamMessageWriter | undefined;
+  const toServer = (message: Message) => {
+    writer?.write(message).catch(() => {
+      // The server is gone; its exit closes the socket with the reason.
+    });
+  };
   let exitRequested = false;
+  const router = new LspMessageRouter(readOnly);
   const bridge = new SocketBridge<AttachedProcess, Message>(ws, {
     maxEarlyBytes: MAX_LSP_MESSAGE_BYTES,
-    deliver: (_proc, message) => {
-      writer?.write(message).catch(() => {
-        // The server is gone; its exit closes the socket with the reason.
-      });
-    },
+    deliver: (_proc, message) => toServer(message),
     // `exit` first for servers that wait for it; close() then ends whatever ignores it.
     end: (proc) => {
       void (writer?.write({ jsonrpc: "2.0", method: "exit" } as Message) ?? Promise.resolve())
@@ -71,10 +74,11 @@ export async function serveLsp(
     if (data.length > MAX_LSP_MESSAGE_BYTES) return close(LspCloseCode.TooBig, "message larger than 4 MB");
     const message = parseClientMessage(data.toString("utf8"));
     if (!message) return close(LspCloseCode.InvalidMessage, "each frame must hold one JSON-RPC 2.0 message");
-    const refusal = readOnly ? readOnlyRefusal(message) : undefined;
-    if (refusal) return ws.send(JSON.stringify(refusal));
-    if (isExitNotification(message)) exitRequested = true;
-    bridge.fromBrowser(rewriteClientMessage(message), data.length);
+    const route = router.fromBrowser(message);
+    if (route.to === "nowhere") return;
+    if (route.to === "browser") return ws.send(JSON.stringify(route.message));
+    if (isExitNotification(route.message)) exitRequested = true;
+    bridge.fromBrowser(route.message, data.length);
   });
   // ws reports protocol errors (an over-long frame: it closes with 1009 itself) here; unhandled, they would throw.
   ws.on("error", (err) => log(`lsp ${workspaceId}/${language}: ${err.message}`));
@@ -110,7 +114,10 @@ export async function serveLsp(
     running.close();
   });
   reader.listen((message) => {
-    const text = JSON.stringify(message);
+    const route = router.fromServer(message);
+    if (route.to === "nowhere") return;
+    if (route.to === "server") return toServer(route.message);
+    const text = JSON.stringify(route.message);
     if (Buffer.byteLength(text) > MAX_LSP_MESSAGE_BYTES) {
       return close(LspCloseCode.TooBig, "the language server sent a message larger than 4 MB");
     }

@@ -1,20 +1,28 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "vscode-jsonrpc";
-import { readOnlyRefusal } from "./read-only";
+import { viewerMayUse } from "./read-only";
 
-const request = (method: string) => ({ jsonrpc: "2.0", id: 7, method, params: {} }) as Message;
-
-describe("a viewer's language-server connection", () => {
-  it("refuses rename, commands and formatting with an error answer", () => {
-    for (const method of ["textDocument/rename", "workspace/executeCommand", "textDocument/formatting"]) {
-      expect(readOnlyRefusal(request(method))).toMatchObject({ id: 7, error: { code: -32803 } });
+describe("what a viewer's language-server connection may send", () => {
+  it("reading requests and the editor's document sync", () => {
+    for (const method of [
+      "textDocument/hover",
+      "textDocument/completion",
+      "textDocument/didChange",
+      "initialize",
+    ]) {
+      expect(viewerMayUse(method)).toBe(true);
     }
   });
 
-  it("lets reading requests and document sync through", () => {
-    expect(readOnlyRefusal(request("textDocument/hover"))).toBeUndefined();
-    expect(readOnlyRefusal(request("textDocument/completion"))).toBeUndefined();
-    const didChange = { jsonrpc: "2.0", method: "textDocument/didChange", params: {} } as Message;
-    expect(readOnlyRefusal(didChange)).toBeUndefined();
+  it("nothing that edits, runs, configures or that the list does not know", () => {
+    for (const method of [
+      "textDocument/rename",
+      "workspace/executeCommand",
+      "textDocument/formatting",
+      "textDocument/didSave",
+      "workspace/didChangeConfiguration",
+      "pylsp/someExtension",
+    ]) {
+      expect(viewerMayUse(method)).toBe(false);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isExitNotification, parseClientMessage, rewriteClientMessage } from "./rewrite";
 
 describe("rewriteClientMessage", () => {
-  it("nulls initialize.processId and forces the root to file:///workspace, keeping the rest", () => {
+  it("nulls initialize.processId, forces the root to file:///workspace and keeps only what an editor may choose", () => {
     const rewritten = rewriteClientMessage({
       jsonrpc: "2.0",
       id: 0,
@@ -16,7 +16,9 @@ describe("rewriteClientMessage", () => {
           { uri: "file:///etc", name: "etc" },
         ],
         capabilities: { general: {} },
-        initializationOptions: { lint: true },
+        clientInfo: { name: "CodeMirror" },
+        trace: "loud",
+        initializationOptions: { pylsp: { plugins: { pylint: { executable: "/usr/bin/python3" } } } },
       },
     } as never);
     expect(rewritten).toEqual({
@@ -29,7 +31,7 @@ describe("rewriteClientMessage", () => {
         rootUri: "file:///workspace",
         workspaceFolders: [{ uri: "file:///workspace", name: "workspace" }],
         capabilities: { general: {} },
-        initializationOptions: { lint: true },
+        clientInfo: { name: "CodeMirror" },
       },
     });
   });

@@ -1,5 +1,6 @@
 import { LSP_WORKSPACE_PATH, LSP_WORKSPACE_URI } from "@coder/protocol";
 import { Message } from "vscode-jsonrpc";
+import { z } from "zod";
 
 /**
  * One JSON-RPC message from a frame's text, or undefined if it is not one (a batch, a bare value,
@@ -17,20 +18,35 @@ export function parseClientMessage(text: string): Message | undefined {
 }
 
 /**
- * Rewrites what the browser cannot know about the container: `initialize.processId` becomes null
- * (a browser-side or host pid would make the server's parent watchdog kill it), and the root is
- * always the container's /workspace, whatever the client asked for.
+ * What of `initialize` a browser may choose: what its editor can do and how it names itself. A
+ * field that does not fit is left out, and every other field (`initializationOptions` among them:
+ * service-configuration.ts) never reaches the server.
+ */
+const browserInitializeParams = z
+  .object({
+    capabilities: z.record(z.string(), z.unknown()).catch({}),
+    clientInfo: z
+      .object({ name: z.string().max(200), version: z.string().max(200).optional() })
+      .optional()
+      .catch(undefined),
+    locale: z.string().max(64).optional().catch(undefined),
+    trace: z.enum(["off", "messages", "verbose"]).optional().catch(undefined),
+  })
+  .catch({ capabilities: {} });
+
+/**
+ * Rebuilds `initialize` from what the browser may choose (above) and what the service decides:
+ * `processId` is null (a browser-side or host pid would make the server's parent watchdog kill
+ * it), and the root is always the container's /workspace, whatever the client asked for.
  */
 export function rewriteClientMessage(message: Message): Message {
   if (!Message.isRequest(message) || message.method !== "initialize") return message;
-  const params =
-    typeof message.params === "object" && message.params !== null && !Array.isArray(message.params)
-      ? message.params
-      : {};
   return {
-    ...message,
+    jsonrpc: "2.0",
+    id: message.id,
+    method: "initialize",
     params: {
-      ...params,
+      ...browserInitializeParams.parse(message.params),
       processId: null,
       rootPath: LSP_WORKSPACE_PATH,
       rootUri: LSP_WORKSPACE_URI,

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Workspace } from "@coder/protocol";
+import { MAX_CALLS_PER_BATCH, type Workspace } from "@coder/protocol";
 import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
 import WebSocket from "ws";
 import { loadConfig } from "../config";
@@ -69,6 +69,7 @@ export function trpcClient(url: string, cookie?: string): TRPCClient<AppRouter> 
     links: [
       httpBatchLink({
         url: `${url}/api/trpc`,
+        maxItems: MAX_CALLS_PER_BATCH,
         headers: () => ({ origin: url, ...(cookie ? { cookie } : {}) }),
       }),
     ],

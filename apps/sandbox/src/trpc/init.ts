@@ -18,6 +18,7 @@ import { type PresenceBoard, TooManyTabsError } from "../presence/presence-board
 import type { TerminalDirectory } from "../terminal/terminal-directory";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
+import { type CallSlots, TooManyCallsError } from "./call-slots";
 
 export interface Context {
   /** Who is calling: null without a valid session cookie. */
@@ -38,6 +39,8 @@ export interface Context {
   lspServers: readonly LspServerConfig[];
   /** The service log, for what a container sent that broke the rules. */
   log: (line: string) => void;
+  /** Each person's turns on each workspace, shared by every request to this service. */
+  calls: CallSlots;
 }
 
 /** What an answer says when the service itself failed; the error and its stack go to the log. */
@@ -131,7 +134,7 @@ function mappedError(cause: unknown): TRPCError | undefined {
   if (cause instanceof DaemonUnavailableError) {
     return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });
   }
-  if (cause instanceof TooManyTabsError) {
+  if (cause instanceof TooManyTabsError || cause instanceof TooManyCallsError) {
     return new TRPCError({ code: "TOO_MANY_REQUESTS", message: cause.message, cause });
   }
   return undefined;
@@ -237,6 +240,27 @@ const inUse = t.middleware(async ({ ctx, type, next }) => {
   return result;
 });
 
+/**
+ * A call on a workspace waits for its person's turn there (call-slots.ts), so one person's flood of
+ * calls cannot starve another's. A subscription stays open for long and takes no turn.
+ */
+const takesTurn = t.middleware(async ({ ctx, type, signal, next }) => {
+  const { workspaceId } = ctx as { workspaceId?: string };
+  if (type === "subscription" || !workspaceId || !ctx.principal) return next();
+  let release: () => void;
+  try {
+    release = await ctx.calls.take(workspaceId, ctx.principal.sessionId, signal);
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+    throw new TRPCError({ code: "CLIENT_CLOSED_REQUEST", message: "the call was abandoned while it waited" });
+  }
+  try {
+    return await next();
+  } finally {
+    release();
+  }
+});
+
 /** Needs `role` on the input's `workspaceId`; the procedure's own input adds its other fields. */
 export function workspaceProcedure(role: Role) {
   return base
@@ -246,6 +270,7 @@ export function workspaceProcedure(role: Role) {
       const held = authorize(ctx.principal, role, input.workspaceId);
       return next({ ctx: { workspaceId: input.workspaceId, role: held } });
     })
+    .use(takesTurn)
     .use(inUse);
 }
 

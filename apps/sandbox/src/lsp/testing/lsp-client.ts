@@ -18,9 +18,13 @@ export interface LspSocketClient {
   closed: Promise<{ code: number; reason: string }>;
 }
 
+/** What the client answers a request from the server with (a minimal editor answers null). */
+export type ServerRequestAnswer = (method: string, params: unknown) => unknown;
+
 export async function connectLsp(
   url: string,
   headers: Record<string, string> = {},
+  answer: ServerRequestAnswer = () => null,
 ): Promise<LspSocketClient> {
   const ws = new WebSocket(url, { headers });
   const pending = new Map<number, (response: JsonRpcResponse) => void>();
@@ -31,8 +35,8 @@ export async function connectLsp(
   ws.on("message", (data: Buffer) => {
     const message = JSON.parse(data.toString()) as { id?: number; method?: string; params?: unknown };
     if (message.method !== undefined && message.id !== undefined) {
-      // A request from the server (configuration, registrations): answer like a minimal editor.
-      send({ id: message.id, result: null });
+      // A request from the server (configuration, registrations).
+      send({ id: message.id, result: answer(message.method, message.params) });
     } else if (message.method !== undefined) {
       notifications.push({ method: message.method, params: message.params });
     } else if (message.id !== undefined) {

@@ -1,3 +1,4 @@
+import { MAX_CALLS_PER_BATCH } from "@coder/protocol";
 import {
   createTRPCClient,
   httpBatchLink,
@@ -19,8 +20,9 @@ export function createApiClient(): TRPCClient<AppRouter> {
       splitLink({
         condition: (op) => op.type === "subscription",
         true: httpSubscriptionLink({ url: API_PATH }),
-        // Batched queries travel in the URL; many open folders must not outgrow it.
-        false: httpBatchLink({ url: API_PATH, maxURLLength: 4000 }),
+        // Batched queries travel in the URL; many open folders must not outgrow it, nor the
+        // service's batch limit.
+        false: httpBatchLink({ url: API_PATH, maxURLLength: 4000, maxItems: MAX_CALLS_PER_BATCH }),
       }),
     ],
   });
