@@ -108,6 +108,15 @@ describe("the collaboration message guard", () => {
     expect(many.check(frame("one-more", MessageType.Auth)).kind).toBe("close");
   });
 
+  it("passes on only a socket's newest cursor, however many entries its frame repeats", () => {
+    const g = connected(guard(), "a.txt");
+    const repeated = Array.from({ length: 1000 }, (_, i) => ({ id: 7, clock: i, state: { cursor: null } }));
+    const verdict = g.check(awareness("a.txt", repeated));
+    expect(verdict.kind === "forward" && entriesOf(verdict.data)).toEqual([
+      { id: 7, state: { user: USER, cursor: null } },
+    ]);
+  });
+
   it("passes nothing for a document before its Auth, so nothing waits in Hocuspocus for it", () => {
     const g = guard();
     for (let i = 0; i < 4; i++) expect(g.check(update("never-asked.txt", 1_000_000)).kind).toBe("drop");

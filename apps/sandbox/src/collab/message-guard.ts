@@ -180,7 +180,9 @@ export class MessageGuard {
   }
 
   private awareness(document: string, decoder: decoding.Decoder): GuardVerdict {
-    const entries: { clientId: number; clock: number; state: string }[] = [];
+    // A socket speaks for one client: of its entries only the newest goes on, so a frame of many
+    // repeated entries does not become a message many times its size.
+    let newest: { clientId: number; clock: number; state: string } | null = null;
     try {
       const update = decoding.createDecoder(decoding.readVarUint8Array(decoder));
       const count = decoding.readVarUint(update);
@@ -188,20 +190,17 @@ export class MessageGuard {
         const clientId = decoding.readVarUint(update);
         const clock = decoding.readVarUint(update);
         const state = decoding.readVarString(update);
-        const kept = this.rewrite(document, clientId, clock, state);
-        if (kept) entries.push(kept);
+        newest = this.rewrite(document, clientId, clock, state) ?? newest;
       }
     } catch {
       return { kind: "close", why: "a malformed awareness update" };
     }
-    if (entries.length === 0) return { kind: "drop" };
+    if (!newest) return { kind: "drop" };
     const update = encoding.createEncoder();
-    encoding.writeVarUint(update, entries.length);
-    for (const entry of entries) {
-      encoding.writeVarUint(update, entry.clientId);
-      encoding.writeVarUint(update, entry.clock);
-      encoding.writeVarString(update, entry.state);
-    }
+    encoding.writeVarUint(update, 1);
+    encoding.writeVarUint(update, newest.clientId);
+    encoding.writeVarUint(update, newest.clock);
+    encoding.writeVarString(update, newest.state);
     const message = encoding.createEncoder();
     encoding.writeVarString(message, document);
     encoding.writeVarUint(message, MessageType.Awareness);
