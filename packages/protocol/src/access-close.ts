@@ -17,6 +17,8 @@ export const AccessCloseCode = {
   LinkRevoked: 4410,
   /** The guest's share link expired. */
   LinkExpired: 4411,
+  /** The person has as many sockets of this kind open on the workspace as they may. */
+  TooManySockets: 4429,
 } as const;
 
 export type AccessCloseCode = (typeof AccessCloseCode)[keyof typeof AccessCloseCode];
@@ -34,6 +36,10 @@ const refusals: Record<AccessCloseCode, AccessRefusal> = {
   [AccessCloseCode.NotRunning]: { message: "The workspace is not running.", retry: true },
   [AccessCloseCode.LinkRevoked]: { message: "This link was revoked.", retry: false },
   [AccessCloseCode.LinkExpired]: { message: "This link expired.", retry: false },
+  [AccessCloseCode.TooManySockets]: {
+    message: "Too many connections are open to this workspace; close some tabs or files.",
+    retry: true,
+  },
 };
 
 /** What a socket closed with `code` means for the person; null when the code is not one of these. */

@@ -9,14 +9,15 @@ const POLICY_VIOLATION = 1008;
  * What Hocuspocus gets instead of the browser's WebSocket: the same few members it uses (events
  * `message`, `close`, `pong`; `send`, `ping`, `close`, `readyState`), but every incoming frame
  * passes the guard first, so Hocuspocus only ever sees frames the service allows, rewritten where
- * the guard says so. A violation closes the real socket (and so every document on it).
+ * the guard says so, and the guard sees what Hocuspocus answers (a document it refused). A
+ * violation closes the real socket (and so every document on it).
  */
 export class GuardedSocket extends EventEmitter {
   binaryType = "nodebuffer";
 
   constructor(
     private readonly ws: WebSocket,
-    guard: MessageGuard,
+    private readonly guard: MessageGuard,
     log: (line: string) => void,
   ) {
     super();
@@ -40,6 +41,7 @@ export class GuardedSocket extends EventEmitter {
   }
 
   send(data: Uint8Array, callback?: (error?: Error) => void): void {
+    this.guard.sent(data);
     this.ws.send(data, callback);
   }
 

@@ -1,14 +1,29 @@
 import path from "node:path";
 import { type CollabUser, workspacePath } from "@coder/protocol";
+import { AuthMessageType } from "@hocuspocus/common";
 import { MessageType } from "@hocuspocus/server";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import { z } from "zod";
 
-/** Documents one socket may have open at once (a tab opens one per open file). */
+/**
+ * Documents one socket may have asked for at once. Hocuspocus keeps what it knows of a refused
+ * document on the socket until the socket closes, so refused ones count too.
+ */
 export const MAX_DOCUMENTS_PER_SOCKET = 32;
-/** What a socket may send for documents still opening (Hocuspocus queues it until they are loaded). */
-const MAX_EARLY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Where a document is on this socket: its Auth went to Hocuspocus (`asked`), the service let it
+ * open and it loads (`allowed`), it is open (`connected`), or Hocuspocus refused it (`refused`,
+ * for good on this socket: Hocuspocus would queue whatever else came for it until the socket closes).
+ */
+type Phase = "asked" | "allowed" | "connected" | "refused";
+
+interface DocumentOnSocket {
+  phase: Phase;
+  /** Bytes Hocuspocus queued for it before it was connected (and keeps until it closes). */
+  early: number;
+}
 
 /** A document name is a canonical relative path in the workspace: what the daemon would resolve it to. */
 export function isDocumentPath(name: string): boolean {
@@ -47,36 +62,70 @@ export interface MessageGuardDeps {
   user(): CollabUser;
   /** Whether another socket already speaks for awareness client `clientId` in `document`. */
   clientTakenElsewhere(document: string, clientId: number): boolean;
+  /** Bytes the person may still have waiting for documents that are opening (all their sockets). */
+  earlyRoom(): number;
 }
 
 /**
  * Checks every frame a collaboration socket sends before Hocuspocus sees it. The browser is
- * untrusted: document names must be canonical workspace paths, a socket holds a bounded number
- * of documents and may queue a bounded amount while they load, stateless broadcasts (which
- * Hocuspocus would relay to everyone) are dropped, and awareness updates are rewritten so that a
- * socket speaks only for its own client id, says only where its cursor is, and carries the name
- * and colour the service issued (the editor puts the colour into a style attribute).
+ * untrusted: document names must be canonical workspace paths, a socket asks for a bounded number
+ * of documents, nothing reaches Hocuspocus for a document before its Auth (Hocuspocus would queue
+ * it), and what waits for a document still opening is bounded per person. Stateless broadcasts
+ * (which Hocuspocus would relay to everyone) are dropped, and awareness updates are rewritten so
+ * that a socket speaks only for its own client id, says only where its cursor is, and carries the
+ * name and colour the service issued (the editor puts the colour into a style attribute).
  */
 export class MessageGuard {
-  private readonly open = new Set<string>();
-  private readonly connected = new Set<string>();
+  private readonly documents = new Map<string, DocumentOnSocket>();
   private readonly clientIds = new Map<string, number>();
   private readonly clocks = new Map<string, number>();
-  private earlyBytes = 0;
+  private early = 0;
 
   constructor(private readonly deps: MessageGuardDeps) {}
 
-  /** Hocuspocus established `document` on this socket: its frames no longer queue. */
-  documentConnected(document: string): void {
-    this.connected.add(document);
+  /** Bytes Hocuspocus holds for this socket's documents that were not connected when they came. */
+  get earlyBytes(): number {
+    return this.early;
   }
 
-  /** The document closed on this socket (by either side). */
+  /** The documents this socket holds: allowed to open, or open. */
+  *heldDocuments(): Iterable<string> {
+    for (const [name, { phase }] of this.documents)
+      if (phase === "allowed" || phase === "connected") yield name;
+  }
+
+  /** The service let `document` open on this socket (it loads now). */
+  documentAllowed(document: string): void {
+    const state = this.documents.get(document);
+    if (state?.phase === "asked") state.phase = "allowed";
+  }
+
+  /** Hocuspocus established `document` on this socket: its frames no longer queue. */
+  documentConnected(document: string): void {
+    const state = this.documents.get(document);
+    if (state) state.phase = "connected";
+  }
+
+  /** The document closed on this socket (by either side): Hocuspocus forgot it, with its queue. */
   documentClosed(document: string): void {
-    this.open.delete(document);
-    this.connected.delete(document);
+    this.early -= this.documents.get(document)?.early ?? 0;
+    this.documents.delete(document);
     this.clientIds.delete(document);
     this.clocks.delete(document);
+  }
+
+  /** A frame the service sends on this socket: a refusal of a document ends it here. */
+  sent(data: Uint8Array): void {
+    try {
+      const decoder = decoding.createDecoder(data);
+      const document = decoding.readVarString(decoder);
+      if (decoding.readVarUint(decoder) !== MessageType.Auth) return;
+      if (decoding.readVarUint(decoder) !== AuthMessageType.PermissionDenied) return;
+      const state = this.documents.get(document);
+      if (state) state.phase = "refused";
+    } catch {
+      // Hocuspocus's own frames decode; nothing to learn from one that does not.
+    }
   }
 
   /** The awareness client id this socket speaks for in `document`, once it said one. */
@@ -96,15 +145,21 @@ export class MessageGuard {
     }
     if (!isDocumentPath(document))
       return { kind: "close", why: "a document name that is not a workspace path" };
-    if (!this.open.has(document)) {
-      if (this.open.size >= MAX_DOCUMENTS_PER_SOCKET)
+    let state = this.documents.get(document);
+    if (!state) {
+      // A document starts with its Auth: anything before it would wait in Hocuspocus, for nothing.
+      if (type !== MessageType.Auth) return { kind: "drop" };
+      if (this.documents.size >= MAX_DOCUMENTS_PER_SOCKET)
         return { kind: "close", why: `more than ${MAX_DOCUMENTS_PER_SOCKET} documents on one socket` };
-      this.open.add(document);
+      state = { phase: "asked", early: 0 };
+      this.documents.set(document, state);
     }
-    if (!this.connected.has(document)) {
-      this.earlyBytes += data.byteLength;
-      if (this.earlyBytes > MAX_EARLY_BYTES)
-        return { kind: "close", why: "too much sent before documents opened" };
+    if (state.phase === "refused") return { kind: "drop" };
+    if (state.phase !== "connected") {
+      if (data.byteLength > this.deps.earlyRoom())
+        return { kind: "close", why: "too much before its documents opened" };
+      state.early += data.byteLength;
+      this.early += data.byteLength;
     }
     switch (type) {
       case MessageType.Sync:
@@ -113,7 +168,8 @@ export class MessageGuard {
       case MessageType.QueryAwareness:
         return { kind: "forward", data };
       case MessageType.CLOSE:
-        this.documentClosed(document);
+        // Before it is connected, Hocuspocus queues the close too: the document is closed when it says so.
+        if (state.phase === "connected") this.documentClosed(document);
         return { kind: "forward", data };
       case MessageType.Awareness:
         return this.awareness(document, decoder);
@@ -124,7 +180,9 @@ export class MessageGuard {
   }
 
   private awareness(document: string, decoder: decoding.Decoder): GuardVerdict {
-    const entries: { clientId: number; clock: number; state: string }[] = [];
+    // A socket speaks for one client: of its entries only the newest goes on, so a frame of many
+    // repeated entries does not become a message many times its size.
+    let newest: { clientId: number; clock: number; state: string } | null = null;
     try {
       const update = decoding.createDecoder(decoding.readVarUint8Array(decoder));
       const count = decoding.readVarUint(update);
@@ -132,20 +190,17 @@ export class MessageGuard {
         const clientId = decoding.readVarUint(update);
         const clock = decoding.readVarUint(update);
         const state = decoding.readVarString(update);
-        const kept = this.rewrite(document, clientId, clock, state);
-        if (kept) entries.push(kept);
+        newest = this.rewrite(document, clientId, clock, state) ?? newest;
       }
     } catch {
       return { kind: "close", why: "a malformed awareness update" };
     }
-    if (entries.length === 0) return { kind: "drop" };
+    if (!newest) return { kind: "drop" };
     const update = encoding.createEncoder();
-    encoding.writeVarUint(update, entries.length);
-    for (const entry of entries) {
-      encoding.writeVarUint(update, entry.clientId);
-      encoding.writeVarUint(update, entry.clock);
-      encoding.writeVarString(update, entry.state);
-    }
+    encoding.writeVarUint(update, 1);
+    encoding.writeVarUint(update, newest.clientId);
+    encoding.writeVarUint(update, newest.clock);
+    encoding.writeVarString(update, newest.state);
     const message = encoding.createEncoder();
     encoding.writeVarString(message, document);
     encoding.writeVarUint(message, MessageType.Awareness);

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import {
+  AccessCloseCode,
+  accessRefusal,
   COLLAB_TEXT,
   type CollabNote,
   CollabRefusal,
@@ -7,25 +9,27 @@ import {
   fileChange,
   MAX_COLLAB_FILE_BYTES,
 } from "@coder/protocol";
-import { type DirectConnection, type Document, Hocuspocus } from "@hocuspocus/server";
+import { type DirectConnection, type Document, Hocuspocus, MessageType } from "@hocuspocus/server";
+import * as decoding from "lib0/decoding";
 import type { WebSocket } from "ws";
+import * as syncProtocol from "y-protocols/sync";
 import { z } from "zod";
 import type { Feed } from "../events/feed";
 import type { SocketAccess } from "../http/socket-routes";
 import type { FileChangeBatch } from "../workspaces/workspace-service";
+import { CollabPeople } from "./collab-people";
 import { contentHash } from "./disk-merge";
 import { GuardedSocket } from "./guarded-socket";
 import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
 import { MessageGuard, type MessageGuardDeps } from "./message-guard";
 import { RefusalLog } from "./refusal-log";
 import type { DocumentRest, WorkspaceRests } from "./resting-documents";
+import { UpdateBudget } from "./update-budget";
 
-/** Live documents one workspace may hold at once (every tab of every person together). */
-export const MAX_DOCUMENTS_PER_WORKSPACE = 64;
 /** A document stays loaded this long after its last editor left, so a quick reconnect finds it. */
 const UNLOAD_GRACE_MS = 10_000;
-/** Bytes of updates one load of a document accepts; past it the sender is cut off (tombstones cost memory). */
-const MAX_UPDATE_BYTES_PER_LOAD = 64 * 1024 * 1024;
+/** Time for the close frame of a refused socket to leave before the socket is cut. */
+const REFUSAL_GRACE_MS = 1000;
 /** Renames are an unlink and an add: adds this recent are candidates for where a file went. */
 const RENAME_WINDOW_MS = 2000;
 const MAX_RENAME_CANDIDATES = 16;
@@ -42,6 +46,20 @@ interface SocketContext {
 
 /** Hocuspocus refuses with this object: `reason` reaches the editor, nothing reaches the log twice. */
 const refusal = (reason: string) => ({ reason });
+
+/** Whether a message from the browser carries document content (a sync step 2 or an update). */
+function carriesUpdate(message: Uint8Array): boolean {
+  try {
+    const decoder = decoding.createDecoder(message);
+    decoding.readVarString(decoder);
+    const type = decoding.readVarUint(decoder);
+    if (type !== MessageType.Sync && type !== MessageType.SyncReply) return false;
+    const step = decoding.readVarUint(decoder);
+    return step === syncProtocol.messageYjsSyncStep2 || step === syncProtocol.messageYjsUpdate;
+  } catch {
+    return false;
+  }
+}
 
 /** Hocuspocus's hooks read headers and query parameters we do not use; they get none (no cookie). */
 const NO_REQUEST = { headers: {}, url: "/collab" } as IncomingMessage;
@@ -72,8 +90,10 @@ export class WorkspaceDocuments {
   private readonly graces = new Map<string, NodeJS.Timeout>();
   /** Resting documents an editor's old copy asked for, until their load takes them. */
   private readonly reviving = new Map<string, DocumentRest>();
-  private readonly received = new Map<string, number>();
   private readonly refusals: RefusalLog;
+  /** What each load of a document has accepted, and from whom. */
+  private readonly budgets = new Map<string, UpdateBudget>();
+  private readonly people = new CollabPeople();
   private recentAdds: { path: string; at: number }[] = [];
   private sockets = 0;
   private following: AbortController | undefined;
@@ -104,13 +124,10 @@ export class WorkspaceDocuments {
           const rest = this.deps.rests.take(documentName);
           if (rest) this.reviving.set(documentName, rest);
         }
-        const opening = this.live.size + this.hocuspocus.loadingDocuments.size;
-        if (
-          !file &&
-          !this.hocuspocus.loadingDocuments.has(documentName) &&
-          opening >= MAX_DOCUMENTS_PER_WORKSPACE
-        )
+        const loaded = new Set([...this.live.keys(), ...this.hocuspocus.loadingDocuments.keys()]);
+        if (!this.people.mayOpen(access.principal, documentName, loaded))
           throw refusal(CollabRefusal.TooMany);
+        (context as SocketContext).guard.documentAllowed(documentName);
       },
       onLoadDocument: async ({ document, documentName }) => {
         const rest = this.reviving.get(documentName) ?? this.deps.rests.take(documentName);
@@ -146,16 +163,19 @@ export class WorkspaceDocuments {
         (context as SocketContext | undefined)?.guard?.documentClosed(documentName);
         if (document.connections.size === 0 && this.holds.has(documentName)) this.startGrace(documentName);
       },
-      beforeHandleMessage: async ({ documentName, document, update }) => {
-        const total = (this.received.get(documentName) ?? 0) + update.byteLength;
-        this.received.set(documentName, total);
-        const text = document.getText(COLLAB_TEXT);
-        if (
-          text.length + update.byteLength > MAX_COLLAB_FILE_BYTES + 64 * 1024 ||
-          total > MAX_UPDATE_BYTES_PER_LOAD
-        ) {
-          throw { code: 4413, reason: CollabRefusal.TooLarge };
+      beforeHandleMessage: async ({ documentName, document, update, connection, context }) => {
+        if (!carriesUpdate(update)) return;
+        const tooLarge = { code: 4413, reason: CollabRefusal.TooLarge };
+        if (document.getText(COLLAB_TEXT).length + update.byteLength > MAX_COLLAB_FILE_BYTES + 64 * 1024)
+          throw tooLarge;
+        // A read-only connection's updates are never applied: they cost the document nothing.
+        if (connection.readOnly) return;
+        let budget = this.budgets.get(documentName);
+        if (!budget) {
+          budget = new UpdateBudget();
+          this.budgets.set(documentName, budget);
         }
+        if (!budget.take((context as SocketContext).access.principal, update.byteLength)) throw tooLarge;
       },
       beforeUnloadDocument: async ({ documentName }) => {
         await this.live
@@ -171,7 +191,7 @@ export class WorkspaceDocuments {
         file?.end();
         this.live.delete(documentName);
         this.holds.delete(documentName);
-        this.received.delete(documentName);
+        this.budgets.delete(documentName);
         this.checkIdle();
       },
     });
@@ -182,13 +202,19 @@ export class WorkspaceDocuments {
     const guard: MessageGuard = new MessageGuard({
       user,
       clientTakenElsewhere: (document, clientId) => this.clientTaken(document, clientId, guard),
+      earlyRoom: () => this.people.earlyRoom(access.principal),
     });
+    if (!this.people.admit(access.principal, guard)) {
+      refuse(ws, AccessCloseCode.TooManySockets);
+      return;
+    }
     // What a socket is closed for is logged rate-limited per person: a guest cannot fill the log.
     const socket = new GuardedSocket(ws, guard, (line) =>
       this.refusals.refused(access.principal.sessionId, line),
     );
     this.sockets++;
     ws.once("close", () => {
+      this.people.leave(access.principal, guard);
       this.sockets--;
       this.checkIdle();
     });
@@ -404,4 +430,14 @@ export class WorkspaceDocuments {
     this.following = undefined;
     this.deps.idle();
   }
+}
+
+/**
+ * Closes a socket the service will not serve, with the code that says why. Nothing it sends is
+ * read any more: a page that opens sockets by the hundred gets no memory for its frames.
+ */
+function refuse(ws: WebSocket, code: AccessCloseCode): void {
+  ws.close(code, accessRefusal(code)?.message ?? "");
+  ws.pause();
+  setTimeout(() => ws.terminate(), REFUSAL_GRACE_MS).unref();
 }
