@@ -66,7 +66,8 @@ describe("guests in company, in Chromium", () => {
     await owner.getByTestId("session-new").click();
     await owner.getByTestId("chat-input").fill("say together");
     await owner.getByTestId("chat-send").click();
-    await owner.getByTestId("turn-running").waitFor({ timeout: 30_000 });
+    // The owner's page shows the turn asking: the clock starts when the conversation is on screen.
+    await owner.getByTestId("approval").waitFor({ timeout: 30_000 });
     const shownToOwner = Date.now();
 
     for (const [role, page] of Object.entries(guests)) {
