@@ -190,7 +190,10 @@ describe("the IDE's first five minutes", () => {
       .poll(() => page.getByTestId("command-palette-item").first().innerText())
       .toMatch(/^New terminal/);
     await page.keyboard.press("Enter");
-    await expect.poll(() => page.getByTestId("terminal-tab").count()).toBe(terminals + 1);
+    // The service names the new terminal: the tab comes with its answer.
+    await expect
+      .poll(() => page.getByTestId("terminal-tab").count(), { timeout: 15_000 })
+      .toBe(terminals + 1);
     await page.close();
   });
 

@@ -168,7 +168,11 @@ describe("sharing a workspace by link, in Chromium", () => {
   it("guests see the terminals open in the workspace: a viewer's tabs follow the owner's, an editor joining finds them", async () => {
     const owner = await ownerIde();
     const viewer = await join(await share(owner, "viewer"), "Vi", "viewer");
+    // The service names the new terminal: its tab comes once "+" has an answer.
+    const tabs = owner.getByTestId("terminal-tab");
+    const before = await tabs.count();
     await owner.getByTestId("terminal-add").click();
+    await expect.poll(() => tabs.count(), { timeout: 15_000 }).toBe(before + 1);
     const added = await owner
       .locator('[data-testid=terminal-tab][aria-selected="true"]')
       .getAttribute("data-name");

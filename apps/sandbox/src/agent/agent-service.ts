@@ -18,6 +18,7 @@ import type { LiveBus } from "../events/live-bus";
 import type { AgentConfig } from "./config/agent-config";
 import { AgentError } from "./errors";
 import { EventLog } from "./events/event-log";
+import { noticeWakeups } from "./events/notice-wakeups";
 import { SessionRecorder } from "./events/recorder";
 import { PendingRequests } from "./interaction/pending-requests";
 import { INTERRUPTED, SERVICE_STOPPING } from "./loop/turn";
@@ -152,6 +153,7 @@ export class AgentService {
         });
       }
       const { instanceId: _, ...ended } = turn;
+      const { workspaceId } = await this.store.get(turn.sessionId);
       await recorder.emit({
         type: "turn.finished",
         turn: {
@@ -162,6 +164,7 @@ export class AgentService {
           endedAt: new Date().toISOString(),
         },
       });
+      this.announceList(workspaceId);
     }
   }
 
@@ -189,15 +192,40 @@ export class AgentService {
     return this.store.list(workspaceId);
   }
 
+  /**
+   * The workspace's conversations now and again after each change to them (one made, renamed,
+   * deleted, a turn started or ended), on whichever instance it happened; an unchanged list is not
+   * sent twice.
+   */
+  async *watchList(workspaceId: string, signal: AbortSignal): AsyncGenerator<Session[]> {
+    await this.options.workspaceInfo(workspaceId);
+    let sent = "";
+    for await (const _ of noticeWakeups(this.options.bus, "sessions", workspaceId, signal)) {
+      const list = await this.store.list(workspaceId);
+      const text = JSON.stringify(list);
+      if (text === sent) continue;
+      sent = text;
+      yield list;
+    }
+  }
+
+  /** Tells the watchers of the workspace's conversations to read them again (the change is committed). */
+  private announceList(workspaceId: string): void {
+    // A lost notice only leaves a list stale until the next one.
+    this.options.bus.notify("sessions", workspaceId).catch(() => {});
+  }
+
   async create(input: CreateSessionInput): Promise<Session> {
     await this.options.workspaceInfo(input.workspaceId);
-    return this.store.create({
+    const session = await this.store.create({
       workspaceId: input.workspaceId,
       parentId: null,
       title: input.title || DEFAULT_TITLE,
       agent: input.agent,
       model: input.model ?? null,
     });
+    this.announceList(session.workspaceId);
+    return session;
   }
 
   async get(sessionId: string): Promise<SessionDetail> {
@@ -233,13 +261,16 @@ export class AgentService {
       ...(input.model !== undefined ? { model: input.model } : {}),
     };
     const stored = await this.events.append(session.id, { type: "session.updated", session });
+    this.announceList(session.workspaceId);
     return { ...session, updatedAt: stored.at };
   }
 
   /** Stops the session's turn (wherever it runs) and deletes the session with its history. */
   async delete(sessionId: string): Promise<void> {
+    const { workspaceId } = await this.store.get(sessionId);
     await this.abort(sessionId);
     await this.store.delete(sessionId);
+    this.announceList(workspaceId);
   }
 
   /** Commits the prompt (with who wrote it), starts the turn in the background and returns at once. */
@@ -261,6 +292,8 @@ export class AgentService {
     const finished = () => {
       this.running.delete(session.id);
       release();
+      // The turn's end (and the title it may have set) is committed by now.
+      this.announceList(session.workspaceId);
     };
     try {
       if (await this.store.runningTurn(session.id)) {
@@ -285,6 +318,7 @@ export class AgentService {
         this.store.grants(session.id),
       ]);
       const { message, turn } = await startTurn(recorder, session, input.text, author);
+      this.announceList(session.workspaceId);
       void runVerifiedTurns({
         deps: this.deps,
         store: this.store,

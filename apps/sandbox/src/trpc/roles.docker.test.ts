@@ -28,6 +28,7 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "workspace.events": "viewer on service",
   "workspace.get": "viewer on workspace",
   "workspace.access": "viewer on workspace",
+  "workspace.whoami": "viewer on service",
   "workspace.create": "owner on service",
   "workspace.start": "owner on workspace",
   "workspace.resume": "viewer on workspace",
@@ -49,6 +50,7 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "tools.list": "viewer on workspace",
   "tools.execute": "editor on workspace",
   "session.list": "viewer on workspace",
+  "session.watchList": "viewer on workspace",
   "session.create": "editor on workspace",
   "session.get": "viewer on session",
   "session.events": "viewer on session",
@@ -69,6 +71,7 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "presence.watch": "viewer on workspace",
   "presence.openFile": "viewer on workspace",
   "terminal.list": "viewer on workspace",
+  "terminal.create": "editor on workspace",
 };
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };

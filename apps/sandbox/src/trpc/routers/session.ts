@@ -11,13 +11,19 @@ import {
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
 import { authorOf } from "../../auth/author";
-import { router, sessionProcedure, signedInProcedure, workspaceProcedure } from "../init";
+import { router, sessionProcedure, signedInProcedure, withMappedErrors, workspaceProcedure } from "../init";
 
 /** Agent sessions: conversations, prompts, approvals and questions, and their live events. */
 export const sessionRouter = router({
   list: workspaceProcedure("viewer")
     .input(listSessionsInput)
     .query(({ ctx, input }) => ctx.agent.list(input.workspaceId)),
+  /** The workspace's conversations, sent again whenever one is made, renamed or deleted or a turn starts or ends. */
+  watchList: workspaceProcedure("viewer")
+    .input(listSessionsInput)
+    .subscription(({ ctx, input, signal }) =>
+      withMappedErrors(ctx.agent.watchList(input.workspaceId, signal ?? new AbortController().signal)),
+    ),
   create: workspaceProcedure("editor")
     .input(createSessionInput)
     .mutation(({ ctx, input }) => ctx.agent.create(input)),

@@ -1,3 +1,5 @@
+import { TRPCError } from "@trpc/server";
+import { TerminalCreateError } from "../../terminal/terminal-directory";
 import { router, workspaceProcedure } from "../init";
 
 export const terminalRouter = router({
@@ -5,5 +7,18 @@ export const terminalRouter = router({
   list: workspaceProcedure("viewer").query(async ({ ctx, input }) => {
     await ctx.workspaces.runningDaemon(input.workspaceId);
     return { names: await ctx.terminals.list(input.workspaceId) };
+  }),
+  /**
+   * Opens a new terminal under a fresh name the service picks, so a "+" never lands in someone
+   * else's shell (a name chosen in the browser can be one another person opened meanwhile).
+   */
+  create: workspaceProcedure("editor").mutation(async ({ ctx, input }) => {
+    await ctx.workspaces.runningDaemon(input.workspaceId);
+    try {
+      return { name: await ctx.terminals.create(input.workspaceId) };
+    } catch (error) {
+      if (!(error instanceof TerminalCreateError)) throw error;
+      throw new TRPCError({ code: "PRECONDITION_FAILED", message: error.message, cause: error });
+    }
   }),
 });

@@ -15,6 +15,11 @@ export const workspaceRouter = router({
   list: signedInProcedure.query(async ({ ctx }) =>
     (await ctx.workspaces.list()).filter((w) => roleOn(ctx.principal, w.id) !== null),
   ),
+  /** Who the caller is (the owner, or a guest), so the list offers the owner's controls to the owner only. */
+  whoami: signedInProcedure.query(({ ctx }) => ({
+    kind: ctx.principal.kind,
+    name: displayName(ctx.principal),
+  })),
   get: workspaceProcedure("viewer").query(({ ctx, input }) => ctx.workspaces.get(input.workspaceId)),
   /** Who the caller is on this workspace, so the page offers only what their role allows. */
   access: workspaceProcedure("viewer").query(({ ctx }) => ({

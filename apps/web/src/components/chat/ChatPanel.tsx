@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
@@ -9,6 +9,7 @@ import { Composer } from "./Composer";
 import { Conversation } from "./Conversation";
 import styles from "./chat.module.css";
 import { SessionList } from "./SessionList";
+import { useSessionList } from "./use-session-list";
 
 const storageKey = (workspaceId: string) => `coder.chat.session.${workspaceId}`;
 
@@ -18,8 +19,7 @@ const storageKey = (workspaceId: string) => `coder.chat.session.${workspaceId}`;
  */
 export function ChatPanel({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const sessions = useQuery(trpc.session.list.queryOptions({ workspaceId }));
+  const sessions = useSessionList(workspaceId);
   const models = useQuery(trpc.models.list.queryOptions());
   const [chosen, setChosen] = useState<string | null>(null);
   const canStart = useCanEdit();
@@ -35,12 +35,11 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
     setChosen(id);
     setDrafting(false);
   };
-  const started = (id: string) => {
-    void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey({ workspaceId }) });
-    choose(id);
-  };
+  // The new session joins the list through the live list; until then it is chosen already.
+  const started = choose;
 
-  const list = (sessions.data ?? []).filter((s) => s.parentId === null);
+  const loaded = sessions.sessions !== undefined;
+  const list = (sessions.sessions ?? []).filter((s) => s.parentId === null);
   // The remembered session if it still exists, else the newest.
   const current =
     list.find((s) => s.id === chosen)?.id ??
@@ -50,7 +49,7 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
     <section
       className={styles.panel}
       data-testid="chat-panel"
-      data-ready={sessions.isSuccess}
+      data-ready={loaded}
       data-draft={drafting}
       aria-label="Agent"
     >
@@ -62,10 +61,10 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
       />
       {(sessions.error ?? models.error) && (
         <p className={styles.notice} role="alert">
-          {errorMessage(sessions.error ?? models.error)}
+          {sessions.error ?? errorMessage(models.error)}
         </p>
       )}
-      {sessions.isPending && (
+      {!loaded && !sessions.error && (
         <p className={styles.notice}>
           <span className="spinner" /> Loading sessions…
         </p>
@@ -84,7 +83,7 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
       ) : current ? (
         <Conversation key={current} sessionId={current} models={models.data} />
       ) : (
-        sessions.isSuccess && (
+        loaded && (
           <p className={styles.notice}>
             No conversation yet.{" "}
             {canStart && (

@@ -1,10 +1,8 @@
 "use client";
 
 import type { ModelList, TurnSummary } from "@coder/protocol";
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
-import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { Composer } from "./Composer";
@@ -28,6 +26,12 @@ function turnsByLastMessage(state: ChatState): Map<string, TurnSummary> {
   return map;
 }
 
+/** Who wrote the prompt the running turn answers (absent for prompts from before names were kept). */
+function prompter(state: ChatState): string | undefined {
+  const id = state.running?.userMessageId;
+  return state.messages.find((m) => m.id === id)?.author?.name;
+}
+
 /** What the agent is doing right now, in a few words. */
 function activity(state: ChatState): string {
   if (state.approvals.length || state.questions.length) return "Waiting for you";
@@ -37,20 +41,11 @@ function activity(state: ChatState): string {
 }
 
 export function Conversation({ sessionId, models }: { sessionId: string; models: ModelList | undefined }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const { state, loadError, streamError } = useChatSession(sessionId);
   const canPrompt = useCanEdit();
   const list = useRef<HTMLDivElement>(null);
   // Whether the view is at the bottom: only then does it follow new output (reading back stays put).
   const following = useRef(true);
-  const title = state?.session.title;
-
-  // A new title (set by the agent or here) shows in the session list too.
-  useEffect(() => {
-    if (title) void queryClient.invalidateQueries({ queryKey: trpc.session.list.pathKey() });
-  }, [title, queryClient, trpc]);
-
   const size = state ? state.lastEventId : 0;
   useEffect(() => {
     const el = list.current;
@@ -75,7 +70,12 @@ export function Conversation({ sessionId, models }: { sessionId: string; models:
   const noModel = models !== undefined && models.models.length === 0;
   return (
     <SubagentSlot.Provider value={SubagentView}>
-      <SessionSettings session={state.session} models={models} disabled={state.running !== null} />
+      <SessionSettings
+        session={state.session}
+        models={models}
+        disabled={state.running !== null}
+        canChange={canPrompt}
+      />
       {state.todos.length > 0 && <TodoList todos={state.todos} />}
       <div
         ref={list}
@@ -109,8 +109,14 @@ export function Conversation({ sessionId, models }: { sessionId: string; models:
           <QuestionPrompt key={request.id} request={request} />
         ))}
         {state.running && (
-          <output className={styles.activity}>
+          <output className={styles.activity} data-testid="turn-running">
             <span className="spinner" /> {activity(state)}
+            {prompter(state) && (
+              <span className={styles.prompter} data-testid="turn-prompter">
+                {" "}
+                for {prompter(state)}
+              </span>
+            )}
           </output>
         )}
         {streamError && (

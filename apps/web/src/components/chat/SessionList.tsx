@@ -5,7 +5,7 @@ import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
 
-/** The workspace's sessions, newest first; the current one's title can be renamed in place. */
+/** The workspace's sessions, newest first; the current one's title can be renamed in place by an editor. */
 export function SessionList({
   sessions,
   current,
@@ -18,6 +18,8 @@ export function SessionList({
   /** Starts a new conversation (a draft until its first message); absent for a viewer, who cannot. */
   onCreate?: () => void;
 }) {
+  // Whoever may start a conversation may rename one; a viewer does neither.
+  const canRename = onCreate !== undefined;
   const ordered = [...sessions].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return (
     <div className={styles.sessions}>
@@ -32,14 +34,15 @@ export function SessionList({
       <ul className={styles.sessionItems}>
         {ordered.map((s) => (
           <li key={s.id}>
-            {s.id === current ? (
+            {s.id === current && canRename ? (
               <TitleEditor session={s} />
             ) : (
               <button
                 type="button"
-                className={styles.sessionItem}
+                className={`${styles.sessionItem} ${s.id === current ? styles.sessionCurrent : ""}`}
                 data-testid="session-item"
                 data-id={s.id}
+                data-current={s.id === current || undefined}
                 onClick={() => onChoose(s.id)}
               >
                 {s.title}

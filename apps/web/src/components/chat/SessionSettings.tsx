@@ -4,8 +4,39 @@ import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
 
-/** The session's agent (build/plan) and model; a change holds from the next prompt on. */
+const AGENT_LABELS = { build: "Build", plan: "Plan (read-only)" } as const;
+
+/**
+ * The session's agent (build/plan) and model; a change holds from the next prompt on. A viewer,
+ * who cannot change them, sees them as text.
+ */
 export function SessionSettings({
+  session,
+  models,
+  disabled,
+  canChange,
+}: {
+  session: Session;
+  models: ModelList | undefined;
+  disabled: boolean;
+  canChange: boolean;
+}) {
+  if (!canChange) {
+    const model = session.model ?? models?.defaultModel;
+    const label = models?.models.find((m) => m.id === model)?.label ?? model;
+    return (
+      <div className={styles.settings} data-testid="session-settings-view">
+        <span className={styles.muted}>
+          {AGENT_LABELS[session.agent === "plan" ? "plan" : "build"]}
+          {label ? ` · ${label}` : ""}
+        </span>
+      </div>
+    );
+  }
+  return <SettingsPickers session={session} models={models} disabled={disabled} />;
+}
+
+function SettingsPickers({
   session,
   models,
   disabled,
@@ -28,8 +59,8 @@ export function SessionSettings({
           update.mutate({ sessionId: session.id, agent: e.target.value === "plan" ? "plan" : "build" })
         }
       >
-        <option value="build">Build</option>
-        <option value="plan">Plan (read-only)</option>
+        <option value="build">{AGENT_LABELS.build}</option>
+        <option value="plan">{AGENT_LABELS.plan}</option>
       </select>
       {models && models.models.length > 0 && (
         <select

@@ -170,7 +170,8 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
         data-testid="file-tree"
         data-dropping={drop.dropping || undefined}
         data-uploading={drop.busy || undefined}
-        {...drop.handlers}
+        // A viewer's tree is no drop target: the browser does not even offer to drop there.
+        {...(canEdit ? drop.handlers : {})}
       >
         <header className={styles.header}>
           <span className={styles.heading}>Files</span>

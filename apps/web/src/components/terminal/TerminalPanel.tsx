@@ -1,21 +1,17 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type Ref, useEffect, useImperativeHandle, useState } from "react";
+import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
+import { TerminalMenu } from "./TerminalMenu";
 import { TerminalView } from "./TerminalView";
 import styles from "./terminal.module.css";
-import {
-  DEFAULT_TERMINAL,
-  firstTerminalTabs,
-  loadTerminalNames,
-  nextTerminalName,
-  saveTerminalNames,
-} from "./terminal-tabs";
+import { DEFAULT_TERMINAL, firstTerminalTabs, loadTerminalNames, saveTerminalNames } from "./terminal-tabs";
 
-/** How often a viewer's tabs follow the terminals that the editors open and close. */
-const VIEWER_REFRESH_MS = 3000;
+/** How often the list of open terminals (a viewer's tabs, everyone's menu) follows what people open and close. */
+const REFRESH_MS = 3000;
 
 export interface TerminalPanelHandle {
   /** Opens a new terminal tab. */
@@ -24,8 +20,10 @@ export interface TerminalPanelHandle {
 
 /**
  * The terminal tabs. An editor's tabs are theirs (remembered in this browser); on a first visit
- * they are the terminals already open in the workspace. A viewer's tabs are the open terminals,
- * following what the editors do: a viewer opens none.
+ * they are the terminals already open in the workspace. "+" asks the service for a new terminal,
+ * which picks a name nobody uses (a name picked here could be a shell someone else opened since).
+ * The menu beside it lists every open terminal, to join one. A viewer's tabs are the open
+ * terminals, following what the editors do: a viewer opens none.
  */
 export function TerminalPanel({
   workspaceId,
@@ -47,18 +45,19 @@ export function TerminalPanel({
   // none), null on a first visit until the open terminals are known.
   const [own, setOwn] = useState<string[] | null | undefined>(undefined);
   const [chosen, setChosen] = useState<string | null>(null);
-  // A viewer follows the open terminals; an editor asks once, on a first visit.
+  // Everyone follows the open terminals: a viewer's tabs, the menu, an editor's first visit.
   const open = useQuery(
-    trpc.terminal.list.queryOptions(
-      { workspaceId },
-      {
-        enabled: running && (readOnly || own === null),
-        refetchInterval: readOnly ? VIEWER_REFRESH_MS : false,
-        refetchOnWindowFocus: readOnly,
-      },
-    ),
+    trpc.terminal.list.queryOptions({ workspaceId }, { enabled: running, refetchInterval: REFRESH_MS }),
   );
   const openNames = open.data?.names;
+  const create = useMutation(
+    trpc.terminal.create.mutationOptions({
+      onSuccess: ({ name }) => {
+        show(name);
+        void open.refetch();
+      },
+    }),
+  );
 
   useEffect(() => {
     setOwn(loadTerminalNames(window.localStorage, workspaceId));
@@ -79,9 +78,14 @@ export function TerminalPanel({
   }
 
   function add() {
-    if (!names || readOnly) return;
-    const name = nextTerminalName(names);
-    update([...names, name], name);
+    if (!names || readOnly || !running || create.isPending) return;
+    create.mutate({ workspaceId });
+  }
+
+  /** Shows the open terminal `name`, adding a tab for it if this person has none. */
+  function show(name: string) {
+    if (readOnly || !names || names.includes(name)) setChosen(name);
+    else update([...names, name], name);
   }
 
   useImperativeHandle(ref, () => ({ add }));
@@ -134,10 +138,17 @@ export function TerminalPanel({
             className={styles.addTab}
             data-testid="terminal-add"
             title="New terminal"
+            disabled={!running || create.isPending}
             onClick={add}
           >
             +
           </button>
+        )}
+        <TerminalMenu open={running ? openNames : []} shown={names ?? []} onChoose={show} />
+        {create.isError && (
+          <span className={styles.createError} role="alert">
+            {errorMessage(create.error)}
+          </span>
         )}
         <button
           type="button"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstTerminalTabs, loadTerminalNames, nextTerminalName, saveTerminalNames } from "./terminal-tabs";
+import { firstTerminalTabs, loadTerminalNames, saveTerminalNames } from "./terminal-tabs";
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
@@ -47,11 +47,5 @@ describe("terminal tabs", () => {
       },
     };
     expect(() => saveTerminalNames(storage, "ws1", ["main"])).not.toThrow();
-  });
-
-  it("names new terminals t1, t2, … reusing the first free number", () => {
-    expect(nextTerminalName(["main"])).toBe("t1");
-    expect(nextTerminalName(["main", "t1", "t2"])).toBe("t3");
-    expect(nextTerminalName(["main", "t2"])).toBe("t1");
   });
 });

@@ -41,11 +41,3 @@ export function saveTerminalNames(storage: KeyValueStore, workspaceId: string, n
     // Storage full or disabled: the tabs still work, they are just not remembered.
   }
 }
-
-/** The first free name of t1, t2, … */
-export function nextTerminalName(existing: readonly string[]): string {
-  for (let n = 1; ; n++) {
-    const name = `t${n}`;
-    if (!existing.includes(name)) return name;
-  }
-}

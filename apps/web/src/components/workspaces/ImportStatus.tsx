@@ -15,9 +15,9 @@ function originText(origin: NonNullable<Workspace["import"]>["origin"]): string 
 
 /**
  * A workspace's import: where from, its progress while it runs, what an archive skipped, and a
- * retry (asking for the token again for a private repository) when a clone failed.
+ * retry (asking for the token again for a private repository) when a clone failed, for the owner.
  */
-export function ImportStatus({ workspace }: { workspace: Workspace }) {
+export function ImportStatus({ workspace, owner }: { workspace: Workspace; owner: boolean }) {
   const imported = workspace.import;
   if (!imported) return null;
   return (
@@ -40,9 +40,12 @@ export function ImportStatus({ workspace }: { workspace: Workspace }) {
           </ul>
         </details>
       )}
-      {imported.state === "failed" && imported.origin.type === "git" && workspace.status === "error" && (
-        <RetryImport workspaceId={workspace.id} needsToken={imported.origin.private} />
-      )}
+      {owner &&
+        imported.state === "failed" &&
+        imported.origin.type === "git" &&
+        workspace.status === "error" && (
+          <RetryImport workspaceId={workspace.id} needsToken={imported.origin.private} />
+        )}
     </>
   );
 }

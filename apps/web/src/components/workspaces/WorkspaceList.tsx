@@ -13,6 +13,8 @@ import styles from "./workspaces.module.css";
 export function WorkspaceList() {
   const trpc = useTRPC();
   const list = useQuery(trpc.workspace.list.queryOptions());
+  // Creating, starting, stopping and deleting are the owner's: a guest is not offered them.
+  const owner = useQuery(trpc.workspace.whoami.queryOptions()).data?.kind === "owner";
   useWorkspaceEvents();
 
   return (
@@ -23,7 +25,7 @@ export function WorkspaceList() {
         <span className={styles.spacer} />
         <LogoutButton />
       </header>
-      <CreateWorkspaceForm />
+      {owner && <CreateWorkspaceForm />}
       {list.isPending && (
         <p className={styles.placeholder}>
           <span className="spinner" /> Loading workspaces…
@@ -39,13 +41,15 @@ export function WorkspaceList() {
       )}
       {list.data?.length === 0 && (
         <p className={styles.placeholder}>
-          No workspaces yet. Create one above to get a sandboxed container.
+          {owner
+            ? "No workspaces yet. Create one above to get a sandboxed container."
+            : "No workspace is shared with you any more."}
         </p>
       )}
       {list.data && list.data.length > 0 && (
         <ul className={styles.list}>
           {newestFirst(list.data).map((workspace) => (
-            <WorkspaceRow key={workspace.id} workspace={workspace} />
+            <WorkspaceRow key={workspace.id} workspace={workspace} owner={owner} />
           ))}
         </ul>
       )}

@@ -11,7 +11,8 @@ import { applyWorkspaceEvent } from "./workspace-events";
 import { canOpen, canStart, canStop, idleStopNote, isInProgress, problemOf } from "./workspace-status";
 import styles from "./workspaces.module.css";
 
-export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
+/** One workspace; its Start, Stop and Delete only for the `owner`, who alone may use them. */
+export function WorkspaceRow({ workspace, owner }: { workspace: Workspace; owner: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -63,7 +64,7 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
         </span>
         {problem && <span className={styles.detail}>{problem}</span>}
         {idleNote && <span className={styles.meta}>{idleNote}</span>}
-        <ImportStatus workspace={workspace} />
+        <ImportStatus workspace={workspace} owner={owner} />
       </div>
       <StatusBadge workspace={workspace} />
       <div className={styles.actions}>
@@ -76,37 +77,74 @@ export function WorkspaceRow({ workspace }: { workspace: Workspace }) {
         >
           Open
         </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="workspace-start"
-          disabled={busy || !canStart(workspace.status) || workspace.import?.state === "failed"}
-          onClick={() => start.mutate(ref)}
-        >
-          {start.isPending && <span className="spinner" />}
-          Start
-        </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="workspace-stop"
-          disabled={busy || !canStop(workspace.status)}
-          onClick={() => stop.mutate(ref)}
-        >
-          {stop.isPending && <span className="spinner" />}
-          Stop
-        </button>
-        <button
-          type="button"
-          className="button danger"
-          data-testid="workspace-delete"
-          disabled={remove.isPending || workspace.status === "creating"}
-          onClick={confirmDelete}
-        >
-          {remove.isPending && <span className="spinner" />}
-          Delete
-        </button>
+        {owner && (
+          <OwnerActions
+            busy={busy}
+            workspace={workspace}
+            starting={start.isPending}
+            stopping={stop.isPending}
+            removing={remove.isPending}
+            onStart={() => start.mutate(ref)}
+            onStop={() => stop.mutate(ref)}
+            onDelete={confirmDelete}
+          />
+        )}
       </div>
     </li>
+  );
+}
+
+function OwnerActions({
+  workspace,
+  busy,
+  starting,
+  stopping,
+  removing,
+  onStart,
+  onStop,
+  onDelete,
+}: {
+  workspace: Workspace;
+  busy: boolean;
+  starting: boolean;
+  stopping: boolean;
+  removing: boolean;
+  onStart(): void;
+  onStop(): void;
+  onDelete(): void;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        className="button"
+        data-testid="workspace-start"
+        disabled={busy || !canStart(workspace.status) || workspace.import?.state === "failed"}
+        onClick={onStart}
+      >
+        {starting && <span className="spinner" />}
+        Start
+      </button>
+      <button
+        type="button"
+        className="button"
+        data-testid="workspace-stop"
+        disabled={busy || !canStop(workspace.status)}
+        onClick={onStop}
+      >
+        {stopping && <span className="spinner" />}
+        Stop
+      </button>
+      <button
+        type="button"
+        className="button danger"
+        data-testid="workspace-delete"
+        disabled={removing || workspace.status === "creating"}
+        onClick={onDelete}
+      >
+        {removing && <span className="spinner" />}
+        Delete
+      </button>
+    </>
   );
 }
