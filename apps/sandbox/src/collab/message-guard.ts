@@ -4,6 +4,7 @@ import { MessageType } from "@hocuspocus/server";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import { z } from "zod";
+import { UpdateGate } from "./update-gate";
 
 /** Documents one socket may have open at once (a tab opens one per open file). */
 export const MAX_DOCUMENTS_PER_SOCKET = 32;
@@ -63,6 +64,8 @@ export class MessageGuard {
   private readonly clientIds = new Map<string, number>();
   private readonly clocks = new Map<string, number>();
   private earlyBytes = 0;
+  /** The Yjs updates this socket sends: their shape before integration, their cost after. */
+  readonly updates = new UpdateGate();
 
   constructor(private readonly deps: MessageGuardDeps) {}
 
@@ -109,6 +112,7 @@ export class MessageGuard {
     switch (type) {
       case MessageType.Sync:
       case MessageType.SyncReply:
+        return this.updates.check(decoder) ?? { kind: "forward", data };
       case MessageType.Auth:
       case MessageType.QueryAwareness:
         return { kind: "forward", data };

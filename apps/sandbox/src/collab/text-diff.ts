@@ -48,7 +48,12 @@ function commonSuffix(a: string, b: string, skip: number): number {
   return i;
 }
 
-type Differ = typeof diffLines | typeof diffChars;
+type Changes = ChangeObject<string>[] | undefined;
+/** diffLines or diffChars, with a timeout: synchronous, or in slices with a callback. */
+interface Differ {
+  (from: string, to: string, options: { timeout: number }): Changes;
+  (from: string, to: string, options: { timeout: number; callback: (changes: Changes) => void }): undefined;
+}
 
 /** The time left to one merge's diffing, and the points where it lets the event loop run. */
 class DiffBudget {
@@ -60,7 +65,7 @@ class DiffBudget {
   }
 
   /** The changes from `from` to `to`, or undefined when the budget ran out before they were found. */
-  async diff(differ: Differ, from: string, to: string): Promise<ChangeObject<string>[] | undefined> {
+  async diff(differ: Differ, from: string, to: string): Promise<Changes> {
     await this.yieldIfLong();
     const left = () => this.deadline - performance.now();
     if (left() <= 0) return undefined;

@@ -7,7 +7,7 @@ import {
   fileChange,
   MAX_COLLAB_FILE_BYTES,
 } from "@coder/protocol";
-import { type DirectConnection, type Document, Hocuspocus } from "@hocuspocus/server";
+import { Connection, type DirectConnection, type Document, Hocuspocus } from "@hocuspocus/server";
 import type { WebSocket } from "ws";
 import { z } from "zod";
 import type { Feed } from "../events/feed";
@@ -15,6 +15,7 @@ import type { SocketAccess } from "../http/socket-routes";
 import type { FileChangeBatch } from "../workspaces/workspace-service";
 import { contentHash } from "./disk-merge";
 import { GuardedSocket } from "./guarded-socket";
+import { meterTransactions } from "./integration-meter";
 import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
 import { MessageGuard, type MessageGuardDeps } from "./message-guard";
 import type { DocumentRest, WorkspaceRests } from "./resting-documents";
@@ -115,6 +116,9 @@ export class WorkspaceDocuments {
         try {
           const file = await readForDocument(this.deps.files, documentName);
           this.live.set(documentName, this.liveFile(document, documentName, file, rest));
+          meterTransactions(document, (origin, ms) => {
+            if (origin instanceof Connection) (origin.context as SocketContext).guard.updates.spent(ms);
+          });
           this.follow();
         } catch (error) {
           if (error instanceof LoadRefusal) throw refusal(error.reason);
