@@ -89,23 +89,23 @@ class World {
   }
 
   /** The service's write-back: compare-and-swap against the baseline, merging first when the disk moved. */
-  writeBack(): void {
-    if (contentHash(this.disk) !== this.merge.baselineHash) this.merge.diskChanged(this.disk);
+  async writeBack(): Promise<void> {
+    if (contentHash(this.disk) !== this.merge.baselineHash) await this.merge.diskChanged(this.disk);
     const write = this.merge.beginWrite();
     if (!write) return;
     this.disk = write.text;
     write.commit();
     // The watcher reports our own write: it must change nothing.
-    expect(this.merge.diskChanged(this.disk)).toBe("unchanged");
+    expect(await this.merge.diskChanged(this.disk)).toBe("unchanged");
   }
 
   /** Every channel delivered and the document written back (which may merge the disk first). */
-  settle(): void {
+  async settle(): Promise<void> {
     do {
       while ([...this.up, ...this.down].some((q) => q.length > 0)) {
         for (let channel = 0; channel < 4; channel++) this.deliver(channel, Number.POSITIVE_INFINITY);
       }
-      this.writeBack();
+      await this.writeBack();
     } while ([...this.up, ...this.down].some((q) => q.length > 0));
   }
 }
@@ -144,7 +144,7 @@ const action = fc.oneof(
 
 type Action = typeof action extends fc.Arbitrary<infer T> ? T : never;
 
-function run(world: World, actions: Action[]): void {
+async function run(world: World, actions: Action[]): Promise<void> {
   for (const a of actions) {
     switch (a.kind) {
       case "type":
@@ -159,38 +159,38 @@ function run(world: World, actions: Action[]): void {
       case "disk":
         world.rewriteDisk(a.at, a.length, a.count);
         // Unnoticed changes are found by the next write-back's compare-and-swap.
-        if (a.noticed) world.merge.diskChanged(world.disk);
+        if (a.noticed) await world.merge.diskChanged(world.disk);
         break;
       case "touch":
         // The watcher reports the file (maybe an unnoticed change), then a `touch` changes only its mtime.
-        world.merge.diskChanged(world.disk);
-        expect(world.merge.diskChanged(world.disk)).toBe("unchanged");
+        await world.merge.diskChanged(world.disk);
+        expect(await world.merge.diskChanged(world.disk)).toBe("unchanged");
         break;
       case "write":
-        world.writeBack();
+        await world.writeBack();
         break;
       case "disk-equals-document":
         // Someone writes exactly what the document holds (another editor's save of the same text).
-        world.writeBack();
+        await world.writeBack();
         world.disk = world.text(world.server);
-        expect(world.merge.diskChanged(world.disk)).not.toBe("merged");
+        expect(await world.merge.diskChanged(world.disk)).not.toBe("merged");
         break;
     }
   }
 }
 
 describe("disk merge", () => {
-  it("converges with two people typing and the file rewritten under them, losing and doubling nothing", () => {
+  it("converges with two people typing and the file rewritten under them, losing and doubling nothing", async () => {
     const initial = fc
       .array(fc.oneof(fc.integer({ min: 0x4e00, max: 0x4eff }), fc.integer({ min: 0x1f600, max: 0x1f64f })), {
         maxLength: 30,
       })
       .map((codes) => [...new Set(codes)].map((c) => String.fromCodePoint(c)).join(""));
-    fc.assert(
-      fc.property(initial, fc.array(action, { maxLength: 60 }), (start, actions) => {
+    await fc.assert(
+      fc.asyncProperty(initial, fc.array(action, { maxLength: 60 }), async (start, actions) => {
         const world = new World(start);
-        run(world, actions);
-        world.settle();
+        await run(world, actions);
+        await world.settle();
         const final = world.text(world.server);
         for (const client of world.clients) expect(world.text(client)).toBe(final);
         expect(world.disk).toBe(final);
@@ -205,15 +205,15 @@ describe("disk merge", () => {
     );
   });
 
-  it("keeps typing that reached the service but not the disk when the disk changes elsewhere", () => {
+  it("keeps typing that reached the service but not the disk when the disk changes elsewhere", async () => {
     const live = new Y.Doc();
     const merge = new DiskMerge(live, "one\ntwo\nthree\n");
     live.getText(COLLAB_TEXT).insert(3, " typed");
-    expect(merge.diskChanged("one\ntwo\nthree changed\n")).toBe("merged");
+    expect(await merge.diskChanged("one\ntwo\nthree changed\n")).toBe("merged");
     expect(live.getText(COLLAB_TEXT).toString()).toBe("one typed\ntwo\nthree changed\n");
   });
 
-  it("continues an unloaded document from its rest: an old copy's offline typing and the disk's change since both land, once", () => {
+  it("continues an unloaded document from its rest: an old copy's offline typing and the disk's change since both land, once", async () => {
     // First load: a browser syncs, then goes offline; the document unloads (its rest is kept).
     const first = new Y.Doc();
     const firstMerge = new DiskMerge(first, "one\ntwo\nthree\n");
@@ -224,7 +224,8 @@ describe("disk merge", () => {
     browser.getText(COLLAB_TEXT).insert(3, " typed offline");
     // Meanwhile the disk changed; the next load continues the rest and merges the disk.
     const second = new Y.Doc();
-    const merge = new DiskMerge(second, "one\ntwo\nthree, on disk\n", undefined, rest);
+    const merge = new DiskMerge(second, rest);
+    expect(await merge.diskChanged("one\ntwo\nthree, on disk\n")).toBe("merged");
     expect(second.getText(COLLAB_TEXT).toString()).toBe("one\ntwo\nthree, on disk\n");
     // The browser reconnects: the usual Yjs sync, both ways.
     Y.applyUpdate(second, Y.encodeStateAsUpdate(browser, Y.encodeStateVector(second)));
@@ -235,11 +236,11 @@ describe("disk merge", () => {
     expect(merge.beginWrite()?.text).toBe(expected);
   });
 
-  it("only moves the baseline when the disk already holds the document's text", () => {
+  it("only moves the baseline when the disk already holds the document's text", async () => {
     const live = new Y.Doc();
     const merge = new DiskMerge(live, "a\n");
     live.getText(COLLAB_TEXT).insert(2, "b\n");
-    expect(merge.diskChanged("a\nb\n")).toBe("caught-up");
+    expect(await merge.diskChanged("a\nb\n")).toBe("caught-up");
     expect(live.getText(COLLAB_TEXT).toString()).toBe("a\nb\n");
     expect(merge.beginWrite()).toBeNull();
   });

@@ -52,27 +52,23 @@ export class DiskMerge {
 
   /**
    * Fills the (empty) live document with the file's text; `origin` marks the load's transaction.
-   * With `rest` (what an earlier load left, see `rest()`), the document continues that history
-   * instead, and what the disk did since is merged into it like any disk change.
+   * From a `rest` (what an earlier load left, see `rest()`), the document continues that history
+   * instead; the caller then merges what the disk holds now (`diskChanged`), like any disk change.
    */
   constructor(
     private readonly live: Y.Doc,
-    diskText: string,
+    start: string | MergeRest,
     origin: unknown = DISK_ORIGIN,
-    rest?: MergeRest,
   ) {
-    if (rest) {
-      Y.applyUpdate(this.base, rest.base);
-      Y.applyUpdate(live, rest.live, origin);
-      this.baseText = this.base.getText(COLLAB_TEXT).toString();
-      this.baseHash = contentHash(this.baseText);
-      this.diskChanged(diskText, origin);
-      return;
+    if (typeof start === "string") {
+      this.base.getText(COLLAB_TEXT).insert(0, start);
+      Y.applyUpdate(live, Y.encodeStateAsUpdate(this.base), origin);
+    } else {
+      Y.applyUpdate(this.base, start.base);
+      Y.applyUpdate(live, start.live, origin);
     }
-    this.base.getText(COLLAB_TEXT).insert(0, diskText);
-    Y.applyUpdate(live, Y.encodeStateAsUpdate(this.base), origin);
-    this.baseText = diskText;
-    this.baseHash = contentHash(diskText);
+    this.baseText = this.base.getText(COLLAB_TEXT).toString();
+    this.baseHash = contentHash(this.baseText);
   }
 
   /** The document and its baseline as Yjs updates, for a later load to continue (constructor). */
@@ -103,15 +99,20 @@ export class DiskMerge {
     return this.lastEdit;
   }
 
-  /** The disk now holds `diskText`; merges it into the live document when it is new. */
-  diskChanged(diskText: string, origin: unknown = DISK_ORIGIN): DiskOutcome {
+  /**
+   * The disk now holds `diskText`; merges it into the live document when it is new. The diff takes
+   * time (bounded, in slices): the baseline must not move meanwhile (the caller's one-at-a-time).
+   */
+  async diskChanged(diskText: string, origin: unknown = DISK_ORIGIN): Promise<DiskOutcome> {
     const hash = contentHash(diskText);
     if (hash === this.baseHash) return "unchanged";
     if (diskText === this.liveText) {
       this.catchUp(diskText, hash);
       return "caught-up";
     }
-    const edits = textEdits(this.baseText, diskText);
+    const generation = this.generation;
+    const edits = await textEdits(this.baseText, diskText);
+    if (generation !== this.generation) throw new Error("the baseline moved during a merge");
     let update: Uint8Array | undefined;
     const capture = (u: Uint8Array) => {
       update = u;

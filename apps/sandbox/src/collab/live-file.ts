@@ -104,9 +104,11 @@ export class LiveFile {
     rest?: DocumentRest,
   ) {
     this.epoch = rest?.epoch ?? randomBytes(9).toString("base64url");
-    this.merge = new DiskMerge(doc, file.content, DISK_ORIGIN, rest?.merge);
+    this.merge = new DiskMerge(doc, rest?.merge ?? file.content, DISK_ORIGIN);
     this.version = file.version;
     doc.on("update", this.onUpdate);
+    // What the disk did while the document rested merges like any disk change (before any write).
+    if (rest) void this.enqueue(() => this.merge.diskChanged(file.content).then(() => this.settled()));
   }
 
   private version: string;
@@ -154,7 +156,7 @@ export class LiveFile {
       try {
         const file = await readForDocument(this.files, to);
         this.version = file.version;
-        this.merge.diskChanged(file.content);
+        await this.merge.diskChanged(file.content);
         await this.writeBack();
       } catch (error) {
         this.path = from;
@@ -256,14 +258,19 @@ export class LiveFile {
       else throw error;
       return false;
     }
-    const outcome = this.merge.diskChanged(file.content);
+    const outcome = await this.merge.diskChanged(file.content);
     this.version = file.version;
     // The watcher may see the agent's write before the call returns: it is the agent's all the same.
     if (outcome === "merged" && (author === "agent" || this.agentCalls > 0)) this.showAgent();
+    this.settled();
+    return true;
+  }
+
+  /** After a merge: tell the editors whether the disk holds the document, and write back if not. */
+  private settled(): void {
     this.setSaved(this.merge.diskHoldsDocument);
     // People typed while the disk changed: the merged text goes back to disk.
     if (!this.saved) this.schedule();
-    return true;
   }
 
   private setSaved(saved: boolean): void {

@@ -5,6 +5,7 @@ import { MessageType } from "@hocuspocus/server";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import { z } from "zod";
+import { UpdateGate } from "./update-gate";
 
 /**
  * Documents one socket may have asked for at once. Hocuspocus keeps what it knows of a refused
@@ -80,6 +81,8 @@ export class MessageGuard {
   private readonly clientIds = new Map<string, number>();
   private readonly clocks = new Map<string, number>();
   private early = 0;
+  /** The Yjs updates this socket sends: their shape before integration, their cost after. */
+  readonly updates = new UpdateGate();
 
   constructor(private readonly deps: MessageGuardDeps) {}
 
@@ -164,6 +167,7 @@ export class MessageGuard {
     switch (type) {
       case MessageType.Sync:
       case MessageType.SyncReply:
+        return this.updates.check(decoder) ?? { kind: "forward", data };
       case MessageType.Auth:
       case MessageType.QueryAwareness:
         return { kind: "forward", data };

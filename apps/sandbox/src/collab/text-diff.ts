@@ -1,4 +1,4 @@
-import { diffChars, diffLines } from "diff";
+import { type ChangeObject, diffChars, diffLines } from "diff";
 
 /** One replacement in the old text: at UTF-16 offset `at`, remove `remove` units, insert `insert`. */
 export interface TextEdit {
@@ -9,8 +9,18 @@ export interface TextEdit {
 
 /** Runs of changed lines longer than this (UTF-16 units, each side) are replaced whole, not diffed by character. */
 const CHAR_DIFF_LIMIT = 20_000;
-/** A diff that takes longer than this gives up and replaces the region whole. */
-const DIFF_TIMEOUT_MS = 200;
+/**
+ * All the diffing one merge may do (wall clock). Past it, every run of changed lines not diffed yet
+ * is replaced whole: a coarser edit, still exact, so the three-way merge keeps everything. A
+ * workspace process can rewrite a file as often as it likes, so the total is what must be bounded.
+ */
+export const MERGE_DIFF_BUDGET_MS = 2000;
+/**
+ * A diff first runs on the event loop for at most this long (nearly all finish); one that needs
+ * longer continues in slices (jsdiff's async mode steps one edit length per timer), so the service
+ * keeps answering while it runs. The loop is given back between diffs that took this long.
+ */
+const SLICE_MS = 10;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
@@ -38,11 +48,50 @@ function commonSuffix(a: string, b: string, skip: number): number {
   return i;
 }
 
+type Changes = ChangeObject<string>[] | undefined;
+/** diffLines or diffChars, with a timeout: synchronous, or in slices with a callback. */
+interface Differ {
+  (from: string, to: string, options: { timeout: number }): Changes;
+  (from: string, to: string, options: { timeout: number; callback: (changes: Changes) => void }): undefined;
+}
+
+/** The time left to one merge's diffing, and the points where it lets the event loop run. */
+class DiffBudget {
+  private readonly deadline: number;
+  private sliceStart = performance.now();
+
+  constructor(budgetMs: number) {
+    this.deadline = performance.now() + budgetMs;
+  }
+
+  /** The changes from `from` to `to`, or undefined when the budget ran out before they were found. */
+  async diff(differ: Differ, from: string, to: string): Promise<Changes> {
+    await this.yieldIfLong();
+    const left = () => this.deadline - performance.now();
+    if (left() <= 0) return undefined;
+    const quick = differ(from, to, { timeout: Math.min(SLICE_MS, left()) });
+    if (quick || left() <= 0) return quick;
+    return new Promise((resolve) => differ(from, to, { timeout: left(), callback: resolve }));
+  }
+
+  private async yieldIfLong(): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+  }
+}
+
 /** Character edits turning `from` into `to`; diffChars works on code points, so no pair is split. */
-function charEdits(from: string, to: string, offset: number, out: TextEdit[]): void {
+async function charEdits(
+  from: string,
+  to: string,
+  offset: number,
+  budget: DiffBudget,
+  out: TextEdit[],
+): Promise<void> {
   const changes =
     from.length <= CHAR_DIFF_LIMIT && to.length <= CHAR_DIFF_LIMIT
-      ? diffChars(from, to, { timeout: DIFF_TIMEOUT_MS })
+      ? await budget.diff(diffChars, from, to)
       : undefined;
   if (!changes) {
     out.push({ at: offset, remove: from.length, insert: to });
@@ -71,25 +120,31 @@ function pushEdit(out: TextEdit[], edit: TextEdit): void {
  * The small set of edits that turns `from` into `to`, in ascending order of position in `from`,
  * with positions in UTF-16 units that never fall inside a surrogate pair. Lines first (cheap on
  * large files), then characters inside each changed run of lines, so a one-word change stays a
- * one-word edit and text around it is left alone.
+ * one-word edit and text around it is left alone. All of it within `budgetMs`, without holding
+ * the event loop for long (see DiffBudget); what the budget does not reach is replaced whole.
  */
-export function textEdits(from: string, to: string): TextEdit[] {
+export async function textEdits(
+  from: string,
+  to: string,
+  budgetMs = MERGE_DIFF_BUDGET_MS,
+): Promise<TextEdit[]> {
   if (from === to) return [];
+  const budget = new DiffBudget(budgetMs);
   const head = commonPrefix(from, to);
   const tail = commonSuffix(from, to, head);
   const oldMiddle = from.slice(head, from.length - tail);
   const newMiddle = to.slice(head, to.length - tail);
   const out: TextEdit[] = [];
-  const lines = diffLines(oldMiddle, newMiddle, { timeout: DIFF_TIMEOUT_MS });
+  const lines = await budget.diff(diffLines, oldMiddle, newMiddle);
   if (!lines) {
-    charEdits(oldMiddle, newMiddle, head, out);
+    await charEdits(oldMiddle, newMiddle, head, budget, out);
     return out;
   }
   let at = head;
   let removed = "";
   let added = "";
-  const flush = () => {
-    if (removed || added) charEdits(removed, added, at, out);
+  const flush = async () => {
+    if (removed || added) await charEdits(removed, added, at, budget, out);
     at += removed.length;
     removed = "";
     added = "";
@@ -98,11 +153,11 @@ export function textEdits(from: string, to: string): TextEdit[] {
     if (change.removed) removed += change.value;
     else if (change.added) added += change.value;
     else {
-      flush();
+      await flush();
       at += change.value.length;
     }
   }
-  flush();
+  await flush();
   return out;
 }
 

@@ -9,7 +9,13 @@ import {
   fileChange,
   MAX_COLLAB_FILE_BYTES,
 } from "@coder/protocol";
-import { type DirectConnection, type Document, Hocuspocus, MessageType } from "@hocuspocus/server";
+import {
+  Connection,
+  type DirectConnection,
+  type Document,
+  Hocuspocus,
+  MessageType,
+} from "@hocuspocus/server";
 import * as decoding from "lib0/decoding";
 import type { WebSocket } from "ws";
 import * as syncProtocol from "y-protocols/sync";
@@ -20,6 +26,7 @@ import type { FileChangeBatch } from "../workspaces/workspace-service";
 import { CollabPeople } from "./collab-people";
 import { contentHash } from "./disk-merge";
 import { GuardedSocket } from "./guarded-socket";
+import { meterTransactions } from "./integration-meter";
 import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
 import { MessageGuard, type MessageGuardDeps } from "./message-guard";
 import { RefusalLog } from "./refusal-log";
@@ -135,6 +142,9 @@ export class WorkspaceDocuments {
         try {
           const file = await readForDocument(this.deps.files, documentName);
           this.live.set(documentName, this.liveFile(document, documentName, file, rest));
+          meterTransactions(document, (origin, ms) => {
+            if (origin instanceof Connection) (origin.context as SocketContext).guard.updates.spent(ms);
+          });
           this.follow();
         } catch (error) {
           if (error instanceof LoadRefusal) throw refusal(error.reason);
