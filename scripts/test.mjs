@@ -1,5 +1,5 @@
-// npm test: prepares the machine, then runs Biome, the type check and every Vitest project.
-// Extra arguments go to Vitest (npm test -- --project unit). All three run; the exit code is
+// npm test: prepares the machine, then runs Biome, the type check, the import rules and every Vitest project.
+// Extra arguments go to Vitest (npm test -- --project unit). All of them run; the exit code is
 // the first failure's. Plain Node with no dependencies: it runs before node_modules exists.
 import { repoPath, repoRoot } from "./lib/paths.mjs";
 import { prepare } from "./lib/prepare.mjs";
@@ -8,9 +8,13 @@ import { runScript, step } from "./lib/steps.mjs";
 
 const bin = (name) => repoPath("node_modules", ".bin", name);
 
+/** dependency-cruiser over every folder with code, by the rules in .dependency-cruiser.cjs. */
+const DEPCRUISE_ARGS = ["apps", "packages", "scripts", "e2e", "bench", "--config", ".dependency-cruiser.cjs"];
+
 const CHECKS = [
   { title: "Biome", command: bin("biome"), args: ["check", "."] },
   { title: "TypeScript", command: bin("tsc"), args: ["-p", "."] },
+  { title: "Import rules", command: bin("depcruise"), args: DEPCRUISE_ARGS },
   { title: "Vitest", command: bin("vitest"), args: ["run", ...process.argv.slice(2)] },
 ];
 

@@ -1,7 +1,7 @@
 import { AGENT_COLLAB_USER } from "@coder/protocol";
 import unhomoglyph from "unhomoglyph";
 import { z } from "zod";
-import { OWNER_NAME } from "./author";
+import { OWNER_NAME } from "./principal";
 
 /**
  * The names the service itself shows for people who are not guests: the owner and the agent. A

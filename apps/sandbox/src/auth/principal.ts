@@ -1,5 +1,3 @@
-import { OWNER_NAME } from "./author";
-
 /**
  * Who a request or connection acts for, and the role that gives them on a workspace. The owner
  * (the admin token's login sessions; `sessionId` is the stored hash of the cookie) is "owner" on
@@ -41,6 +39,9 @@ export function serviceRole(principal: Principal): Role {
 
 /** Connections below this role only watch: no keystrokes, no edits. */
 export const WRITE_ROLE: Role = "editor";
+
+/** How the owner is named to the people they share a workspace with (the service knows no other name). */
+export const OWNER_NAME = "Owner";
 
 /** The name other people see for `principal` (the owner has no name of their own). */
 export function displayName(principal: Principal): string {

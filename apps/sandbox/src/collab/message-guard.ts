@@ -5,6 +5,7 @@ import { MessageType } from "@hocuspocus/server";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import { z } from "zod";
+import type { GuardVerdict } from "./guard-verdict";
 import { UpdateGate } from "./update-gate";
 
 /**
@@ -50,13 +51,6 @@ const relativePosition = z.object({
 const cursorOf = z.object({
   cursor: z.object({ anchor: relativePosition, head: relativePosition }).nullable(),
 });
-
-/** What to do with one frame from the browser. */
-export type GuardVerdict =
-  | { kind: "forward"; data: Uint8Array }
-  | { kind: "drop" }
-  /** A violation: the whole socket closes (log it once). */
-  | { kind: "close"; why: string };
 
 export interface MessageGuardDeps {
   /** The person's cursor label, as the service issued it (looked up per message: it may change). */

@@ -1,5 +1,5 @@
 import * as decoding from "lib0/decoding";
-import type { GuardVerdict } from "./message-guard";
+import type { GuardVerdict } from "./guard-verdict";
 import { inspectUpdate } from "./update-inspector";
 
 /*
