@@ -14,6 +14,7 @@ import {
 } from "react";
 import { baseName, parentOf, ROOT } from "../../lib/paths/workspace-path";
 import { useCanEdit } from "../access/workspace-access";
+import { PendingButton } from "../controls/PendingButton";
 import { previewReplacement } from "./replace-preview";
 import styles from "./search.module.css";
 import { type ResultRow, resultRows, withoutFile } from "./search-results";
@@ -164,16 +165,16 @@ export function SearchPanel({
               spellCheck={false}
               onChange={(e) => setReplacement(e.target.value)}
             />
-            <button
-              type="button"
+            <PendingButton
+              pending={replace.busy}
               className={`button ${styles.replaceAll}`}
               data-testid="search-replace-all"
-              disabled={replace.busy || results.status !== "done" || results.files.length === 0}
+              disabled={results.status !== "done" || results.files.length === 0}
               title="Replace every match shown"
               onClick={() => void replaceAll()}
             >
-              {replace.busy && <span className="spinner" />} Replace all
-            </button>
+              Replace all
+            </PendingButton>
           </div>
         )}
         <input

@@ -2,6 +2,7 @@
 
 import { type FormEvent, useEffect, useState } from "react";
 import { joinShare, previewShare, type SharePreview } from "../../lib/auth/auth-requests";
+import { PendingButton } from "../controls/PendingButton";
 import styles from "./login-form.module.css";
 
 /** What each role lets a guest do, in the words the join page uses. */
@@ -82,10 +83,9 @@ export function JoinForm({ secret }: { secret: string }) {
             {error}
           </p>
         )}
-        <button type="submit" className="button primary" data-testid="join-submit" disabled={pending}>
-          {pending && <span className="spinner" />}
+        <PendingButton pending={pending} type="submit" className="button primary" data-testid="join-submit">
           Join
-        </button>
+        </PendingButton>
       </form>
     </main>
   );

@@ -2,6 +2,7 @@
 
 import { type FormEvent, useState } from "react";
 import { logIn } from "../../lib/auth/auth-requests";
+import { PendingButton } from "../controls/PendingButton";
 import styles from "./login-form.module.css";
 
 export function LoginForm({ linkExpired }: { linkExpired: boolean }) {
@@ -48,10 +49,9 @@ export function LoginForm({ linkExpired }: { linkExpired: boolean }) {
             {error}
           </p>
         )}
-        <button type="submit" className="button primary" data-testid="login-submit" disabled={pending}>
-          {pending && <span className="spinner" />}
+        <PendingButton pending={pending} type="submit" className="button primary" data-testid="login-submit">
           Log in
-        </button>
+        </PendingButton>
       </form>
     </main>
   );

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type Ref, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { PendingButton } from "../controls/PendingButton";
 import { EXPIRY_PRESETS, type ExpiryLabel, linkState } from "./expiry-presets";
 import styles from "./share.module.css";
 
@@ -117,15 +118,14 @@ function ShareLinks({ workspaceId, close }: { workspaceId: string; close: () => 
             ))}
           </select>
         </label>
-        <button
+        <PendingButton
+          pending={create.isPending}
           type="submit"
           className="button primary"
           data-testid="share-create"
-          disabled={create.isPending}
         >
-          {create.isPending && <span className="spinner" />}
           Create link
-        </button>
+        </PendingButton>
       </form>
       {made && (
         <div className={styles.made}>

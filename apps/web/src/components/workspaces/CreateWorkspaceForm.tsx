@@ -6,6 +6,7 @@ import { type FormEvent, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { uploadFile } from "../../lib/upload/upload-file";
+import { PendingButton } from "../controls/PendingButton";
 import { EMPTY_SOURCE, type SourceDraft, SourceFields } from "./SourceFields";
 import { applyWorkspaceEvent } from "./workspace-events";
 import styles from "./workspaces.module.css";
@@ -93,10 +94,9 @@ export function CreateWorkspaceForm() {
         />
         Allow network egress
       </label>
-      <button type="submit" className="button primary" data-testid="workspace-create" disabled={busy}>
-        {busy && <span className="spinner" />}
+      <PendingButton pending={busy} type="submit" className="button primary" data-testid="workspace-create">
         {uploading !== null ? `Uploading ${uploading}%` : "Create workspace"}
-      </button>
+      </PendingButton>
       <SourceFields draft={draft} onChange={setDraft} />
       {invalid && <span className={styles.inlineError}>{invalid}</span>}
     </form>

@@ -4,6 +4,7 @@ import type { Workspace } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "../../lib/trpc/client";
+import { PendingButton } from "../controls/PendingButton";
 import { ImportProgressBar } from "./ImportProgressBar";
 import styles from "./import.module.css";
 
@@ -69,15 +70,15 @@ function RetryImport({ workspaceId, needsToken }: { workspaceId: string; needsTo
         value={token}
         onChange={(event) => setToken(event.target.value)}
       />
-      <button
+      <PendingButton
+        pending={retry.isPending}
         type="submit"
         className="button"
         data-testid="import-retry"
         disabled={retry.isPending || (needsToken && !token)}
       >
-        {retry.isPending && <span className="spinner" />}
         Retry the import
-      </button>
+      </PendingButton>
     </form>
   );
 }

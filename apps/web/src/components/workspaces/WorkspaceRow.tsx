@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTRPC } from "../../lib/trpc/client";
+import { PendingButton } from "../controls/PendingButton";
 import { ImportStatus } from "./ImportStatus";
 import { StatusBadge } from "./StatusBadge";
 import { applyWorkspaceEvent } from "./workspace-events";
@@ -115,36 +116,36 @@ function OwnerActions({
 }) {
   return (
     <>
-      <button
+      <PendingButton
+        pending={starting}
         type="button"
         className="button"
         data-testid="workspace-start"
         disabled={busy || !canStart(workspace.status) || workspace.import?.state === "failed"}
         onClick={onStart}
       >
-        {starting && <span className="spinner" />}
         Start
-      </button>
-      <button
+      </PendingButton>
+      <PendingButton
+        pending={stopping}
         type="button"
         className="button"
         data-testid="workspace-stop"
         disabled={busy || !canStop(workspace.status)}
         onClick={onStop}
       >
-        {stopping && <span className="spinner" />}
         Stop
-      </button>
-      <button
+      </PendingButton>
+      <PendingButton
+        pending={removing}
         type="button"
         className="button danger"
         data-testid="workspace-delete"
         disabled={removing || workspace.status === "creating"}
         onClick={onDelete}
       >
-        {removing && <span className="spinner" />}
         Delete
-      </button>
+      </PendingButton>
     </>
   );
 }
