@@ -1,23 +1,15 @@
 "use client";
 
-import { type LineMatch, MAX_SEARCH_MATCHES, type TextQuery, textQuery } from "@coder/protocol";
-import { useVirtualizer } from "@tanstack/react-virtual";
-import {
-  type ReactNode,
-  type Ref,
-  useDeferredValue,
-  useEffect,
-  useImperativeHandle,
-  useMemo,
-  useRef,
-  useState,
-} from "react";
-import { baseName, parentOf, ROOT } from "../../lib/paths/workspace-path";
+import { textQuery } from "@coder/protocol";
+import { type Ref, useDeferredValue, useImperativeHandle, useMemo, useRef, useState } from "react";
 import { useCanEdit } from "../access/workspace-access";
 import { PendingButton } from "../controls/PendingButton";
-import { previewReplacement } from "./replace-preview";
+import { ResultList } from "./ResultList";
+import { SearchSummary } from "./SearchSummary";
+import { SearchToggle } from "./SearchToggle";
 import styles from "./search.module.css";
-import { type ResultRow, resultRows, withoutFile } from "./search-results";
+import { resultRows, withoutFile } from "./search-results";
+import { useDebounced } from "./use-debounced";
 import { useFileSearch } from "./use-file-search";
 import { useReplace } from "./use-replace";
 
@@ -28,7 +20,6 @@ export interface SearchPanelHandle {
 
 /** Typing pauses this long before the search runs. */
 const SEARCH_DELAY_MS = 250;
-const ROW_HEIGHT = 22;
 
 /**
  * Find in files (Ctrl-Shift-F): ripgrep in the workspace, results streaming in grouped by file;
@@ -129,21 +120,21 @@ export function SearchPanel({
             onChange={(e) => set("pattern", e.target.value)}
             onKeyDown={(e) => e.key === "Enter" && setRerun((n) => n + 1)}
           />
-          <Toggle
+          <SearchToggle
             label="Match case"
             text="Aa"
             testId="search-case"
             on={form.caseSensitive}
             set={(v) => set("caseSensitive", v)}
           />
-          <Toggle
+          <SearchToggle
             label="Whole word"
             text="ab"
             testId="search-word"
             on={form.wholeWord}
             set={(v) => set("wholeWord", v)}
           />
-          <Toggle
+          <SearchToggle
             label="Regular expression"
             text=".*"
             testId="search-regex"
@@ -196,7 +187,7 @@ export function SearchPanel({
           onChange={(e) => set("exclude", e.target.value)}
         />
       </div>
-      <Summary results={results} />
+      <SearchSummary results={results} />
       {replaceShown && unsavedHits > 0 && (
         <p className={styles.note}>
           Files with unsaved changes are left alone by Replace all: save them first.
@@ -237,194 +228,4 @@ export function SearchPanel({
       />
     </section>
   );
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
-
-function Toggle({
-  label,
-  text,
-  testId,
-  on,
-  set,
-}: {
-  label: string;
-  text: string;
-  testId: string;
-  on: boolean;
-  set(on: boolean): void;
-}) {
-  return (
-    <button
-      type="button"
-      className={styles.toggle}
-      title={label}
-      aria-label={label}
-      aria-pressed={on}
-      data-testid={testId}
-      onClick={() => set(!on)}
-    >
-      {text}
-    </button>
-  );
-}
-
-function Summary({ results }: { results: ReturnType<typeof useFileSearch>["results"] }) {
-  if (results.status === "idle") return null;
-  const files = results.files.length;
-  const counts = `${results.matchCount.toLocaleString("en")} ${results.matchCount === 1 ? "result" : "results"} in ${files} ${files === 1 ? "file" : "files"}`;
-  return (
-    <p
-      className={styles.summary}
-      data-testid="search-summary"
-      data-status={results.status}
-      role={results.status === "failed" ? "alert" : undefined}
-    >
-      {results.status === "searching" && <span className="spinner" />}
-      {results.status === "failed"
-        ? results.error
-        : results.status === "searching"
-          ? `Searching… ${counts}`
-          : counts}
-      {results.truncated && (
-        <span className={styles.truncated}>
-          {" "}
-          Results truncated: showing the first {MAX_SEARCH_MATCHES.toLocaleString("en")} matches; narrow the
-          search.
-        </span>
-      )}
-    </p>
-  );
-}
-
-function ResultList({
-  rows,
-  query,
-  replacement,
-  onOpen,
-  onToggle,
-  onDismiss,
-}: {
-  rows: readonly ResultRow[];
-  query: TextQuery | null;
-  replacement: string | null;
-  onOpen(path: string, line: number, column: number): void;
-  onToggle(path: string): void;
-  onDismiss?: (path: string) => void;
-}) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
-  });
-  return (
-    <div ref={scroller} className={styles.results} data-testid="search-results">
-      <div className={styles.rowsSpace} style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
-          const position = { transform: `translateY(${item.start}px)` };
-          if (row.kind === "file") {
-            const folder = parentOf(row.path);
-            return (
-              <div
-                key={`f:${row.path}`}
-                className={`${styles.row} ${styles.fileRow}`}
-                style={position}
-                data-testid="search-result-file"
-                data-path={row.path}
-              >
-                <button
-                  type="button"
-                  className={styles.fileButton}
-                  aria-expanded={!row.collapsed}
-                  onClick={() => onToggle(row.path)}
-                >
-                  <span className={styles.chevron}>{row.collapsed ? "▸" : "▾"}</span>
-                  <span className={styles.fileName}>{baseName(row.path)}</span>
-                  {folder !== ROOT && <span className={styles.folder}>{folder}</span>}
-                  <span className={styles.count}>{row.count}</span>
-                </button>
-                {onDismiss && (
-                  <button
-                    type="button"
-                    className={styles.dismiss}
-                    title="Leave this file out of the replace"
-                    aria-label={`Leave ${row.path} out`}
-                    onClick={() => onDismiss(row.path)}
-                  >
-                    ×
-                  </button>
-                )}
-              </div>
-            );
-          }
-          return (
-            <button
-              type="button"
-              key={`m:${row.path}:${row.match.line}`}
-              className={`${styles.row} ${styles.matchRow}`}
-              style={position}
-              data-testid="search-result"
-              data-path={row.path}
-              data-line={row.match.line}
-              title={`${row.path}:${row.match.line}`}
-              onClick={() => onOpen(row.path, row.match.line, row.match.column)}
-            >
-              <span className={styles.lineNumber}>{row.match.line}</span>
-              <MatchText match={row.match} query={query} replacement={replacement} />
-            </button>
-          );
-        })}
-      </div>
-    </div>
-  );
-}
-
-/** The matching line, indentation dropped, each match marked (and with its replacement, if any). */
-function MatchText({
-  match,
-  query,
-  replacement,
-}: {
-  match: LineMatch;
-  query: TextQuery | null;
-  replacement: string | null;
-}) {
-  const indent = match.text.length - match.text.trimStart().length;
-  const parts: ReactNode[] = [];
-  let at = indent;
-  for (const range of match.ranges) {
-    if (range.start < at) continue;
-    parts.push(match.text.slice(at, range.start));
-    const matched = match.text.slice(range.start, range.end);
-    if (replacement !== null && query) {
-      parts.push(
-        <del key={`d${range.start}`} className={styles.removed}>
-          {matched}
-        </del>,
-        <ins key={`i${range.start}`} className={styles.inserted}>
-          {previewReplacement(query, matched, replacement)}
-        </ins>,
-      );
-    } else {
-      parts.push(
-        <mark key={range.start} className={styles.hit}>
-          {matched}
-        </mark>,
-      );
-    }
-    at = range.end;
-  }
-  parts.push(match.text.slice(at));
-  return <span className={styles.lineText}>{parts}</span>;
 }
