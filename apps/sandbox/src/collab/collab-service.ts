@@ -5,7 +5,6 @@ import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
 import type { SocketRoute } from "../http/socket-routes";
 import type { WorkspaceService } from "../workspaces/workspace-service";
-import type { DiskAuthor } from "./live-file";
 import { RestingDocuments } from "./resting-documents";
 import { WorkspaceDocuments } from "./workspace-documents";
 
@@ -66,15 +65,6 @@ export class CollabService implements LiveFiles {
   /** An agent tool call may change `paths`: their changes show as the agent's; the result merges them at once. */
   agentChanging(workspaceId: string, paths: readonly string[] | "any"): () => Promise<void> {
     return this.byWorkspace.get(workspaceId)?.agentChanging(documentPaths(paths)) ?? (async () => undefined);
-  }
-
-  /** Files among `paths` (all when omitted) changed on disk: merge them into their documents now. */
-  async diskChanged(
-    workspaceId: string,
-    paths: readonly string[] | undefined,
-    author: DiskAuthor,
-  ): Promise<void> {
-    await this.byWorkspace.get(workspaceId)?.diskChanged(paths, author);
   }
 
   /** The paths of the workspace's live documents. */
