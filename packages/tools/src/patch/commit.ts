@@ -1,17 +1,6 @@
-import { randomBytes } from "node:crypto";
-import {
-  chmod,
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  rmdir,
-  stat,
-  unlink,
-  writeFile,
-} from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomically } from "../files/atomic-write";
 import { ToolError } from "../framework/types";
 import type { FileWrite } from "./types";
 
@@ -64,22 +53,9 @@ async function original(absolute: string): Promise<Undo["before"]> {
 }
 
 async function writeAtomically(absolute: string, content: string, createdDirs: string[]): Promise<void> {
-  const dir = path.dirname(absolute);
-  const firstCreated = await mkdir(dir, { recursive: true });
+  const firstCreated = await mkdir(path.dirname(absolute), { recursive: true });
   if (firstCreated) createdDirs.push(firstCreated);
-  const mode = await stat(absolute).then(
-    (s) => s.mode & 0o7777,
-    () => undefined,
-  );
-  const temporary = path.join(dir, `.${path.basename(absolute)}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await writeFile(temporary, content);
-    if (mode !== undefined) await chmod(temporary, mode);
-    await rename(temporary, absolute);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(absolute, content);
 }
 
 /** Best effort: a failure to restore one file must not stop the others being restored. */

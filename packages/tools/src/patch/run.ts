@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { decodeText } from "../edit/line-endings";
 import { recordFileState } from "../files/read-record";
 import { formatError } from "../framework/format";
 import { fail, type ToolContext, ToolError, type ToolResult } from "../framework/types";
@@ -30,7 +31,7 @@ export async function commitPlan(
   await commitWrites(planned.value.writes);
   for (const { absolute, content } of planned.value.writes) {
     if (content === null) ctx.session.files.delete(absolute);
-    else recordFileState(ctx, absolute, await stat(absolute));
+    else recordFileState(ctx, absolute, await stat(absolute), decodeText(content).text);
   }
   ctx.metadata({ results });
   return { ok: true, applied: true, results };
