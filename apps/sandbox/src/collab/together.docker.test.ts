@@ -79,6 +79,55 @@ describe("people, the agent and a shell changing one file together", () => {
     await t?.close();
   });
 
+  it("lets the agent read and edit line 3 while two people type on lines 1 and 2 and a shell rewrites line 4", async () => {
+    await sh(`printf '${numbered(6)}' > together.txt`);
+    const owner = open("together.txt");
+    const editor = open("together.txt", editorCookie);
+    await Promise.all([synced(owner), synced(editor)]);
+    const ownerTyping = keepTyping(owner, 0, "o");
+    const editorTyping = keepTyping(editor, 1, "e");
+    const workspace = daemonWorkspace(t.service.workspaces, id, t.service.collab);
+    const call = (tool: string, args: Record<string, unknown>) =>
+      workspace.executeTool(
+        {
+          tool,
+          args,
+          sessionId: "ses_together",
+          callId: `call_${tool}`,
+          agent: "build",
+          messageId: "msg_together",
+        },
+        () => undefined,
+        new AbortController().signal,
+      );
+
+    const read = await call("read", { path: "together.txt" });
+    expect(read.result.ok).toBe(true);
+    const readFirstLine = String(read.result.content).split("\n")[0];
+    // The typing reaches the disk after the read: the file the agent edits is not the one it read.
+    await until(async () => (await disk("together.txt")).split("\n")[0] !== readFirstLine, "typing on disk");
+    const [edit] = await Promise.all([
+      call("edit", { path: "together.txt", old_string: "line 3", new_string: "line 3 edited by the agent" }),
+      sh("sed -i 's/^line 4$/line 4 from sed/' together.txt"),
+    ]);
+    expect(edit.output).not.toContain("Error");
+    expect(edit.result.ok).toBe(true);
+    const typed = [ownerTyping.stop(), editorTyping.stop()];
+
+    const text = await converged("together.txt", owner, editor);
+    expect(text).toBe(
+      [
+        `line 1${"o".repeat(typed[0] ?? 0)}`,
+        `line 2${"e".repeat(typed[1] ?? 0)}`,
+        "line 3 edited by the agent",
+        "line 4 from sed",
+        "line 5",
+        "line 6",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("keeps a shell's change made while the write-back of typing waits between its check and its write", async () => {
     await sh(`printf '${numbered(12)}' > race.txt`);
     const owner = open("race.txt");
@@ -117,7 +166,10 @@ describe("people, the agent and a shell changing one file together", () => {
 
     const lines = (await converged("rewrites.txt", owner, editor)).split("\n");
     expect(rewritten.filter((n) => lines[n - 1] !== `line ${n} rewritten`)).toEqual([]);
-    expect(lines.slice(0, 2)).toEqual([`line 1${"o".repeat(typed[0] ?? 0)}`, `line 2${"e".repeat(typed[1] ?? 0)}`]);
+    expect(lines.slice(0, 2)).toEqual([
+      `line 1${"o".repeat(typed[0] ?? 0)}`,
+      `line 2${"e".repeat(typed[1] ?? 0)}`,
+    ]);
     expect(lines.slice(22)).toEqual(["line 23", "line 24", ""]);
   });
 });
