@@ -3,9 +3,11 @@ import { linkSync, readFileSync, renameSync } from "node:fs";
 import { chmod, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
-function holds(absolute: string, bytes: Buffer): boolean {
+function holds(absolute: string, expected: Buffer | string): boolean {
   try {
-    return readFileSync(absolute).equals(bytes);
+    return typeof expected === "string"
+      ? readFileSync(absolute, "utf8") === expected
+      : readFileSync(absolute).equals(expected);
   } catch {
     return false;
   }
@@ -14,15 +16,15 @@ function holds(absolute: string, bytes: Buffer): boolean {
 /**
  * Writes `content` to `absolute` (its folder must exist) through a temporary file beside it and a
  * rename, so no reader ever sees half a file; an existing file keeps its mode. With
- * `unlessChanged`, only while the file still holds those bytes (null: while there is no file), which
- * is checked in one synchronous step with the rename: a change someone made since it was read (a
- * person's typing written back, a shell) is never overwritten. Returns false, having written
- * nothing, when the file changed.
+ * `unlessChanged`, only while the file still holds those bytes or that UTF-8 text (null: while
+ * there is no file), which is checked in one synchronous step with the rename: a change someone
+ * made since it was read (a person's typing written back, a shell) is never overwritten. Returns
+ * false, having written nothing, when the file changed.
  */
 export async function writeFileAtomically(
   absolute: string,
   content: string,
-  unlessChanged?: Buffer | null,
+  unlessChanged?: Buffer | string | null,
 ): Promise<boolean> {
   const mode = await stat(absolute).then(
     (s) => s.mode & 0o7777,
