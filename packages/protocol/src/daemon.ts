@@ -44,7 +44,14 @@ export interface DaemonRequests {
     };
   };
   "fs.read": { params: { path: string; maxBytes: number }; result: ReadResult };
-  "fs.write": { params: { path: string; content: string; expectedVersion?: string }; result: WriteResult };
+  /**
+   * Replaces a file atomically. With `expectedVersion` (mtime and size) or `expectedHash` (SHA-256
+   * of its bytes, base64url) it fails with Conflict, writing nothing, unless the file still is that.
+   */
+  "fs.write": {
+    params: { path: string; content: string; expectedVersion?: string; expectedHash?: string };
+    result: WriteResult;
+  };
   "fs.mkdir": { params: { path: string }; result: { path: string } };
   "fs.rename": { params: { from: string; to: string }; result: { from: string; to: string } };
   "fs.delete": { params: { path: string }; result: { path: string } };

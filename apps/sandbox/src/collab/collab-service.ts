@@ -99,11 +99,11 @@ export class CollabService implements LiveFiles {
               path,
               maxBytes: MAX_COLLAB_FILE_BYTES,
             }),
-          write: async (path, content, expectedVersion) =>
+          write: async (path, content, expectedHash) =>
             (await this.deps.workspaces.runningDaemon(workspaceId)).request("fs.write", {
               path,
               content,
-              expectedVersion,
+              expectedHash,
             }),
         },
         changes: this.deps.workspaces.fileFeed(workspaceId),

@@ -27,8 +27,11 @@ const AGENT_CURSOR_MS = 8000;
 /** The file operations a live document needs, bound to its workspace's daemon. */
 export interface FileAccess {
   read(path: string): Promise<ReadResult>;
-  /** Fails with a conflict when the file's version is no longer `expectedVersion`. */
-  write(path: string, content: string, expectedVersion: string): Promise<WriteResult>;
+  /**
+   * Fails with a conflict, writing nothing, unless the file's bytes still hash to `expectedHash`
+   * (checked by the daemon in one step with its rename).
+   */
+  write(path: string, content: string, expectedHash: string): Promise<WriteResult>;
 }
 
 /** Who changed the file on disk, as the editors show it. */
@@ -72,7 +75,7 @@ export async function readForDocument(files: FileAccess, path: string): Promise<
 /**
  * One file's live document in the service, and its disk: writes the document back (at most
  * WRITE_BACK_DELAY_MS after the last change, never when the disk already holds the text, with a
- * compare-and-swap against the version the baseline came from) and merges changes on disk into
+ * compare-and-swap against the content of the baseline) and merges changes on disk into
  * it (DiskMerge). Disk work runs one step at a time.
  */
 export class LiveFile {
@@ -105,13 +108,10 @@ export class LiveFile {
   ) {
     this.epoch = rest?.epoch ?? randomBytes(9).toString("base64url");
     this.merge = new DiskMerge(doc, rest?.merge ?? file.content, DISK_ORIGIN);
-    this.version = file.version;
     doc.on("update", this.onUpdate);
     // What the disk did while the document rested merges like any disk change (before any write).
     if (rest) void this.enqueue(() => this.merge.diskChanged(file.content).then(() => this.settled()));
   }
-
-  private version: string;
 
   get diskHoldsDocument(): boolean {
     return this.saved;
@@ -155,7 +155,6 @@ export class LiveFile {
       this.path = to;
       try {
         const file = await readForDocument(this.files, to);
-        this.version = file.version;
         await this.merge.diskChanged(file.content);
         await this.writeBack();
       } catch (error) {
@@ -218,10 +217,11 @@ export class LiveFile {
       const write = this.merge.beginWrite();
       if (!write) return this.setSaved(true);
       try {
-        const result = writeResult.parse(await this.files.write(this.path, write.text, this.version));
+        // Only over the text the baseline holds: a change on disk since (a shell, the agent) is
+        // merged first, never overwritten, even when it lands while this write is under way.
+        writeResult.parse(await this.files.write(this.path, write.text, this.merge.baselineHash));
         this.failing = false;
         write.commit();
-        this.version = result.version;
         this.setSaved(this.merge.diskHoldsDocument);
         // Typing that arrived during the write goes with the next one.
         if (!this.saved) this.schedule();
@@ -259,7 +259,6 @@ export class LiveFile {
       return false;
     }
     const outcome = await this.merge.diskChanged(file.content);
-    this.version = file.version;
     // The watcher may see the agent's write before the call returns: it is the agent's all the same.
     if (outcome === "merged" && (author === "agent" || this.agentCalls > 0)) this.showAgent();
     this.settled();

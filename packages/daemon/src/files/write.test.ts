@@ -1,4 +1,5 @@
-import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { chmod, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DaemonErrorCode } from "@coder/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,6 +60,21 @@ describe("fs.write", () => {
     expect(error.code).toBe(DaemonErrorCode.Conflict);
     expect(error.message).toMatch(/a\.txt changed after it was read/);
     expect(await readFile(at("a.txt"), "utf8")).toBe("changed elsewhere");
+  });
+
+  it("with expectedHash, refuses a file changed to other bytes of the same size and time", async () => {
+    await writeFile(at("a.txt"), "line 11\n");
+    const expectedHash = createHash("sha256").update("line 11\n").digest("base64url");
+    const before = await stat(at("a.txt"));
+    // A shell rewrote the line within the clock's resolution: the version alone cannot tell.
+    await writeFile(at("a.txt"), "LINE 11\n");
+    await utimes(at("a.txt"), before.atime, before.mtime);
+    const error = await daemon.failure("fs.write", { path: "a.txt", content: "typed\n", expectedHash });
+    expect(error.code).toBe(DaemonErrorCode.Conflict);
+    expect(await readFile(at("a.txt"), "utf8")).toBe("LINE 11\n");
+    await writeFile(at("a.txt"), "line 11\n");
+    await daemon.request("fs.write", { path: "a.txt", content: "typed\n", expectedHash });
+    expect(await readFile(at("a.txt"), "utf8")).toBe("typed\n");
   });
 
   it("refuses with Conflict when the file was deleted since it was read", async () => {

@@ -47,11 +47,19 @@ export interface PermissionRequest {
   title: string;
 }
 
+/** A file as a session last read or wrote it (read-before-write). */
+export interface FileRecord {
+  mtimeMs: number;
+  size: number;
+  /** The text (LF) the session knows, when the file was small enough to keep it. */
+  text?: string;
+}
+
 /** What a session remembers between calls: files read (for read-before-write) and its todos. */
 export interface SessionState {
   readonly id: string;
-  /** Absolute real path → mtimeMs and size of the file when the session last read or wrote it. */
-  readonly files: Map<string, { mtimeMs: number; size: number }>;
+  /** Absolute real path → the file as the session last read or wrote it. */
+  readonly files: Map<string, FileRecord>;
   todos: TodoItem[];
 }
 

@@ -67,6 +67,21 @@ describe("commitWrites", () => {
     expect(readFileSync(at("blocker"), "utf8")).toBe("a file where a folder is needed");
   });
 
+  it("overwrites no file that changed after the plan read it, and puts the others back", async () => {
+    writeFileSync(at("a.txt"), "planned a");
+    writeFileSync(at("b.txt"), "b changed by a person after the plan");
+    const attempt = commitWrites([
+      { absolute: at("a.txt"), content: "patched a", original: "planned a" },
+      { absolute: at("b.txt"), content: "patched b", original: "planned b" },
+    ]);
+    await expect(attempt).rejects.toMatchObject({
+      code: "stale_file",
+      message: expect.stringContaining("b.txt"),
+    });
+    expect(readFileSync(at("a.txt"), "utf8")).toBe("planned a");
+    expect(readFileSync(at("b.txt"), "utf8")).toBe("b changed by a person after the plan");
+  });
+
   it("leaves no temporary files behind", async () => {
     mkdirSync(at("d"));
     await commitWrites([{ absolute: at("d/x.txt"), content: "x" }]);

@@ -1,17 +1,6 @@
-import { randomBytes } from "node:crypto";
-import {
-  chmod,
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  rmdir,
-  stat,
-  unlink,
-  writeFile,
-} from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomically } from "../files/atomic-write";
 import { ToolError } from "../framework/types";
 import type { FileWrite } from "./types";
 
@@ -36,12 +25,19 @@ export async function commitWrites(writes: readonly FileWrite[]): Promise<void> 
   try {
     for (const write of writes) {
       if (write.content === null) await unlink(write.absolute);
-      else await writeAtomically(write.absolute, write.content, createdDirs);
+      else await writeAtomically(write, write.content, createdDirs);
       done++;
     }
   } catch (error) {
     await rollBack(undo.slice(0, done + 1), createdDirs);
     const failed = writes[done]?.absolute ?? "a file";
+    if (error instanceof ChangedMeanwhile) {
+      throw new ToolError(
+        "stale_file",
+        `${path.basename(failed)} changed while the patch was being written; no file was changed`,
+        "apply the patch again",
+      );
+    }
     throw new ToolError(
       "io_error",
       `could not write ${path.basename(failed)}: ${reason(error)}; no file was changed`,
@@ -63,23 +59,13 @@ async function original(absolute: string): Promise<Undo["before"]> {
   }
 }
 
-async function writeAtomically(absolute: string, content: string, createdDirs: string[]): Promise<void> {
-  const dir = path.dirname(absolute);
-  const firstCreated = await mkdir(dir, { recursive: true });
+/** A file changed after the plan read it: writing it would overwrite someone's change. */
+class ChangedMeanwhile extends Error {}
+
+async function writeAtomically(write: FileWrite, content: string, createdDirs: string[]): Promise<void> {
+  const firstCreated = await mkdir(path.dirname(write.absolute), { recursive: true });
   if (firstCreated) createdDirs.push(firstCreated);
-  const mode = await stat(absolute).then(
-    (s) => s.mode & 0o7777,
-    () => undefined,
-  );
-  const temporary = path.join(dir, `.${path.basename(absolute)}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await writeFile(temporary, content);
-    if (mode !== undefined) await chmod(temporary, mode);
-    await rename(temporary, absolute);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  if (!(await writeFileAtomically(write.absolute, content, write.original))) throw new ChangedMeanwhile();
 }
 
 /** Best effort: a failure to restore one file must not stop the others being restored. */

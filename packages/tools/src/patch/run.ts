@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { decodeText } from "../edit/line-endings";
 import { recordFileState } from "../files/read-record";
 import { formatError } from "../framework/format";
 import { fail, type ToolContext, ToolError, type ToolResult } from "../framework/types";
@@ -13,24 +14,41 @@ export interface ChangeResult {
   deletions: number;
 }
 
+/** Plans again when a file changed between planning and writing (another writer at work). */
+const MAX_ATTEMPTS = 3;
+
 /**
  * The last step of `patch` and `apply_patch`: report a failed plan, or with `dryRun` the plan
- * itself, or commit it (all or nothing) and note the written files as known to the session.
+ * itself, or commit it (all or nothing) and note the written files as known to the session. A
+ * file that changed after it was planned on is never overwritten: the patch is planned again on it.
  */
 export async function commitPlan(
-  planned: Outcome<Plan>,
+  plan: () => Promise<Outcome<Plan>>,
   dryRun: boolean,
   ctx: ToolContext,
 ): Promise<ToolResult> {
-  if (!planned.ok) return fail(planned.error.code, planned.error.message, planned.error.hint);
-  const results: ChangeResult[] = planned.value.changes.map(({ content: _content, ...result }) => result);
-  if (dryRun) return { ok: true, applied: false, dry_run: true, results };
-  if (ctx.abort.aborted) throw new ToolError("aborted", "the call was cancelled before any file was written");
+  for (let attempt = 1; ; attempt++) {
+    const planned = await plan();
+    if (!planned.ok) return fail(planned.error.code, planned.error.message, planned.error.hint);
+    const results: ChangeResult[] = planned.value.changes.map(({ content: _content, ...result }) => result);
+    if (dryRun) return { ok: true, applied: false, dry_run: true, results };
+    if (ctx.abort.aborted)
+      throw new ToolError("aborted", "the call was cancelled before any file was written");
+    try {
+      await commitWrites(planned.value.writes);
+    } catch (error) {
+      if (error instanceof ToolError && error.code === "stale_file" && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+    return recordCommit(planned.value, results, ctx);
+  }
+}
 
-  await commitWrites(planned.value.writes);
-  for (const { absolute, content } of planned.value.writes) {
+/** The written files, as the session now knows them. */
+async function recordCommit(plan: Plan, results: ChangeResult[], ctx: ToolContext): Promise<ToolResult> {
+  for (const { absolute, content } of plan.writes) {
     if (content === null) ctx.session.files.delete(absolute);
-    else recordFileState(ctx, absolute, await stat(absolute));
+    else recordFileState(ctx, absolute, await stat(absolute), decodeText(content).text);
   }
   ctx.metadata({ results });
   return { ok: true, applied: true, results };

@@ -25,6 +25,8 @@ export interface PlannedChange {
 export interface FileWrite {
   absolute: string;
   content: string | null;
+  /** The text the plan was made on (null: no file); when given, the file is replaced only while it holds it. */
+  original?: string | null;
 }
 
 export interface Plan {

@@ -88,7 +88,7 @@ export class PatchWorkspace {
     const writes: FileWrite[] = [];
     for (const [absolute, { original, current }] of this.entries) {
       const content = current === null ? null : encodeText(current.text, current.eol, current.bom);
-      if (content !== original) writes.push({ absolute, content });
+      if (content !== original) writes.push({ absolute, content, original });
     }
     return writes;
   }

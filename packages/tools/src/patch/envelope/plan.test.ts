@@ -31,10 +31,10 @@ describe("planEnvelope", () => {
           { path: "gone.txt", operation: "deleted", content: null, additions: 0, deletions: 2 },
         ],
         writes: [
-          { absolute: "/workspace/n.txt", content: "hello\n" },
-          { absolute: "/workspace/a.txt", content: null },
-          { absolute: "/workspace/b/a.txt", content: "uno\ntwo\n" },
-          { absolute: "/workspace/gone.txt", content: null },
+          { absolute: "/workspace/n.txt", content: "hello\n", original: null },
+          { absolute: "/workspace/a.txt", content: null, original: "one\ntwo\n" },
+          { absolute: "/workspace/b/a.txt", content: "uno\ntwo\n", original: null },
+          { absolute: "/workspace/gone.txt", content: null, original: "x\ny\n" },
         ],
       },
     });

@@ -25,9 +25,9 @@ describe("planUnifiedDiff", () => {
           { path: "old.txt", operation: "deleted", content: null, additions: 0, deletions: 1 },
         ],
         writes: [
-          { absolute: "/workspace/a.txt", content: "one\n2\n" },
-          { absolute: "/workspace/dir/new.txt", content: "hi\n" },
-          { absolute: "/workspace/old.txt", content: null },
+          { absolute: "/workspace/a.txt", content: "one\n2\n", original: "one\ntwo\n" },
+          { absolute: "/workspace/dir/new.txt", content: "hi\n", original: null },
+          { absolute: "/workspace/old.txt", content: null, original: "bye\n" },
         ],
       },
     });

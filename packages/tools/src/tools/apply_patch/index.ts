@@ -21,8 +21,8 @@ export const applyPatchTool = defineTool({
   },
   async execute(args, ctx) {
     const parsed = parseEnvelope(args.patch);
-    const planned = parsed.ok ? await planEnvelope(parsed.value, workspaceSource(ctx)) : parsed;
-    return commitPlan(planned, false, ctx);
+    const plan = async () => (parsed.ok ? planEnvelope(parsed.value, workspaceSource(ctx)) : parsed);
+    return commitPlan(plan, false, ctx);
   },
   format: formatPatchResult,
 });

@@ -66,13 +66,70 @@ describe("edit", () => {
     expect(onDisk("src/app.ts")).toContain("stop();");
   });
 
-  it("refuses to edit a file that changed on disk since it was read", async () => {
+  it("applies the edit to the file as it is now when someone changed other lines since it was read", async () => {
     await read("src/app.ts");
+    // A person types on the lines before and after the one the agent changes.
     writeFileSync(
       path.join(ws.root, "src/app.ts"),
-      "export function main() {\n  start(1);\n  stop(now);\n}\n",
+      "export function main(typed) {\n  start(1);\n  stop(now);\n}\n",
     );
-    utimesSync(path.join(ws.root, "src/app.ts"), new Date(), new Date(Date.now() + 5000));
+    const { result } = await edit({ path: "src/app.ts", old_string: "start(1);", new_string: "start(3);" });
+    expect(result).toMatchObject({ ok: true, additions: 1, deletions: 1 });
+    expect(result.diff).toContain("-  start(1);\n+  start(3);");
+    expect(onDisk("src/app.ts")).toBe("export function main(typed) {\n  start(3);\n  stop(now);\n}\n");
+    // And again: the session's knowledge of the file is what it read plus its own edit.
+    writeFileSync(
+      path.join(ws.root, "src/app.ts"),
+      "export function main(typed more) {\n  start(3);\n  stop(now);\n}\n",
+    );
+    expect((await edit({ path: "src/app.ts", old_string: "}", new_string: "} // end" })).result.ok).toBe(
+      true,
+    );
+    expect(onDisk("src/app.ts")).toBe(
+      "export function main(typed more) {\n  start(3);\n  stop(now);\n} // end\n",
+    );
+  });
+
+  it("refuses an edit of lines someone changed since they were read, quoting them as they are now", async () => {
+    await read("src/app.ts");
+    writeFileSync(path.join(ws.root, "src/app.ts"), "export function main() {\n  start(10);\n  stop();\n}\n");
+    const { result, output } = await edit({
+      path: "src/app.ts",
+      old_string: "start(1);",
+      new_string: "start(3);",
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "stale_file" },
+      regions: [{ start_line: 2, text: "  start(10);" }],
+    });
+    expect(output).toContain("     2\t  start(10);");
+    expect(onDisk("src/app.ts")).toContain("start(10);");
+    // The model copies the quoted text: that applies at once, without another read.
+    const retry = await edit({ path: "src/app.ts", old_string: "start(10);", new_string: "start(3);" });
+    expect(retry.result.ok).toBe(true);
+    expect(onDisk("src/app.ts")).toBe("export function main() {\n  start(3);\n  stop();\n}\n");
+  });
+
+  it("judges old_string against the text it read: one that became ambiguous or moved is not guessed", async () => {
+    await read("src/app.ts");
+    // Someone changed the line the agent means, and the same text now appears elsewhere.
+    writeFileSync(
+      path.join(ws.root, "src/app.ts"),
+      "export function main() {\n  start(2);\n  stop();\n}\n  start(1);\n",
+    );
+    const { result } = await edit({ path: "src/app.ts", old_string: "start(1);", new_string: "start(3);" });
+    expect(result).toMatchObject({ ok: false, error: { code: "stale_file" } });
+    expect(onDisk("src/app.ts")).toContain("  start(1);\n");
+  });
+
+  it("still refuses a file changed since it was read when it was too large to keep its text", async () => {
+    await read("src/app.ts");
+    const file = path.join(ws.root, "src/app.ts");
+    const record = ws.session.files.get(file);
+    delete record?.text;
+    writeFileSync(file, "export function main() {\n  start(1);\n  stop(now);\n}\n");
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
     const { result } = await edit({ path: "src/app.ts", old_string: "start(1);", new_string: "start(3);" });
     expect(result).toMatchObject({ ok: false, error: { code: "stale_file" } });
     expect(onDisk("src/app.ts")).toContain("start(1);");

@@ -1,12 +1,14 @@
-import { lstat, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { decodeText, encodeText } from "../../edit/line-endings";
 import { replace } from "../../edit/replace";
+import { writeFileAtomically } from "../../files/atomic-write";
 import { looksBinary, SAMPLE_BYTES } from "../../files/binary";
+import { changeOnCurrent } from "../../files/merge-change";
 import { notFound } from "../../files/not-found";
 import { numberedLines } from "../../files/numbered-lines";
-import { assertReadAndUnchanged, recordFileState } from "../../files/read-record";
+import { knownText, recordFileState } from "../../files/read-record";
 import { formatError } from "../../framework/format";
 import { defineTool, type ToolContext, ToolError, type ToolResult } from "../../framework/types";
 import { resolveInWorkspace } from "../../paths/resolve";
@@ -39,65 +41,39 @@ export const editTool = defineTool({
     }
     const file = await resolveInWorkspace(ctx.workspaceRoot, args.path, { forWrite: true });
     const shown = shownPath(ctx, file);
-    const existing = await lstat(file).catch(() => undefined);
-    if (existing?.isDirectory())
-      throw new ToolError("is_directory", `${shown} is a folder`, "edit a file inside it");
-    if (!existing) {
-      if (args.old_string !== "") throw await notFound(ctx, file, args.path);
-      return writeEdit(ctx, file, shown, { before: "", after: args.new_string, created: true });
-    }
-    const raw = await readFile(file);
-    if (looksBinary(raw.subarray(0, SAMPLE_BYTES)))
-      throw new ToolError("binary_file", `${shown} is a binary file`);
-    assertReadAndUnchanged(ctx, file, shown, existing);
-    const decoded = decodeText(raw.toString("utf8"));
-
-    if (args.old_string === "") {
-      if (decoded.text !== "") {
+    // Each attempt plans on the file as it is; a change landing before the write makes it plan again.
+    for (let attempt = 1; ; attempt++) {
+      const edit = await planEdit(ctx, args, file, shown);
+      const { eol, bom } = edit.style ?? { eol: "\n", bom: false };
+      if (await writeFileAtomically(file, encodeText(edit.after, eol, bom), edit.raw)) {
+        recordFileState(ctx, file, await stat(file), edit.known);
+        return editResult(shown, edit);
+      }
+      if (attempt === MAX_ATTEMPTS) {
         throw new ToolError(
-          "invalid_args",
-          `old_string is empty but ${shown} is not`,
-          "give the exact text to replace, or use write to replace the whole file",
+          "stale_file",
+          `${shown} kept changing while the edit was being written; nothing was changed`,
+          "try the same edit again",
         );
       }
-      return writeEdit(ctx, file, shown, {
-        before: "",
-        after: args.new_string,
-        created: false,
-        style: decoded,
-      });
     }
-    const result = replace(decoded.text, args.old_string, args.new_string, args.replace_all ?? false);
-    if (!result.ok) {
-      const closest = result.closest && { start_line: result.closest.startLine, text: result.closest.text };
-      const hint = closest
-        ? `the closest text in the file (the numbers and the tab before each line are not part of it):\n${numberedLines(closest.text, closest.start_line)}`
-        : result.code === "conflict"
-          ? "add surrounding lines to old_string, or set replace_all"
-          : undefined;
-      throw new ToolError(
-        result.code,
-        result.message,
-        hint,
-        closest ? { closest } : result.lines ? { lines: result.lines } : undefined,
-      );
-    }
-    return writeEdit(ctx, file, shown, {
-      before: decoded.text,
-      after: result.content,
-      created: false,
-      style: decoded,
-      replacements: result.replacements,
-      strategy: result.strategy,
-    });
   },
   format: formatEdit,
 });
 
-interface EditOutcome {
+/** Plans again when the file changed between reading it and writing it (another writer at work). */
+const MAX_ATTEMPTS = 3;
+
+type EditArgs = z.infer<typeof parameters>;
+
+interface PlannedEdit {
+  /** The file's bytes the edit was planned on (null: there was no file). */
+  raw: Buffer | null;
+  /** The file's text before and after (LF). */
   before: string;
-  /** The new text; LF, or in any line endings when the file is created. */
   after: string;
+  /** The text the session knows the file by afterwards: what it read, with its own edit. */
+  known: string;
   created: boolean;
   /** The file's line endings and BOM; a new file is LF without BOM. */
   style?: { eol: "\n" | "\r\n"; bom: boolean };
@@ -105,23 +81,78 @@ interface EditOutcome {
   strategy?: string;
 }
 
-async function writeEdit(
-  ctx: ToolContext,
-  file: string,
-  shown: string,
-  outcome: EditOutcome,
-): Promise<ToolResult> {
-  const after = decodeText(outcome.after).text;
-  const { eol, bom } = outcome.style ?? { eol: "\n", bom: false };
-  if (outcome.created) await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, encodeText(after, eol, bom));
-  recordFileState(ctx, file, await stat(file));
-  const { diff, additions, deletions } = editDiff(shown, outcome.before, after, outcome.created);
+async function planEdit(ctx: ToolContext, args: EditArgs, file: string, shown: string): Promise<PlannedEdit> {
+  const existing = await lstat(file).catch(() => undefined);
+  if (existing?.isDirectory())
+    throw new ToolError("is_directory", `${shown} is a folder`, "edit a file inside it");
+  if (!existing) {
+    if (args.old_string !== "") throw await notFound(ctx, file, args.path);
+    await mkdir(path.dirname(file), { recursive: true });
+    const after = decodeText(args.new_string).text;
+    return { raw: null, before: "", after, known: after, created: true };
+  }
+  const raw = await readFile(file);
+  if (looksBinary(raw.subarray(0, SAMPLE_BYTES)))
+    throw new ToolError("binary_file", `${shown} is a binary file`);
+  const decoded = decodeText(raw.toString("utf8"));
+  const current = decoded.text;
+  const known = knownText(ctx, file, shown, existing, current);
+  const planned = { raw, before: current, created: false, style: decoded };
+
+  if (args.old_string === "") {
+    if (current !== "") {
+      throw new ToolError(
+        "invalid_args",
+        `old_string is empty but ${shown} is not`,
+        "give the exact text to replace, or use write to replace the whole file",
+      );
+    }
+    const after = decodeText(args.new_string).text;
+    return { ...planned, after, known: after };
+  }
+  const replaceAll = args.replace_all ?? false;
+  // Judged against the text the session read: people may have typed elsewhere in the file since.
+  const onKnown = replace(known, args.old_string, args.new_string, replaceAll);
+  if (onKnown.ok) {
+    const after = changeOnCurrent(ctx, file, shown, known, onKnown.content, current);
+    return { ...planned, after, known: onKnown.content, ...counts(onKnown) };
+  }
+  // Text the session did not read there (it may have it from a search, or a stale edit's quote) is
+  // taken as it is now: old_string names it.
+  const onCurrent =
+    known === current || onKnown.code !== "not_found"
+      ? onKnown
+      : replace(current, args.old_string, args.new_string, replaceAll);
+  if (!onCurrent.ok) throw replaceError(onCurrent);
+  return { ...planned, after: onCurrent.content, known: onCurrent.content, ...counts(onCurrent) };
+}
+
+function counts(result: { replacements: number; strategy: string }) {
+  return { replacements: result.replacements, strategy: result.strategy };
+}
+
+function replaceError(result: Extract<ReturnType<typeof replace>, { ok: false }>): ToolError {
+  const closest = result.closest && { start_line: result.closest.startLine, text: result.closest.text };
+  const hint = closest
+    ? `the closest text in the file (the numbers and the tab before each line are not part of it):\n${numberedLines(closest.text, closest.start_line)}`
+    : result.code === "conflict"
+      ? "add surrounding lines to old_string, or set replace_all"
+      : undefined;
+  return new ToolError(
+    result.code,
+    result.message,
+    hint,
+    closest ? { closest } : result.lines ? { lines: result.lines } : undefined,
+  );
+}
+
+function editResult(shown: string, edit: PlannedEdit): ToolResult {
+  const { diff, additions, deletions } = editDiff(shown, edit.before, edit.after, edit.created);
   return {
     ok: true,
     path: shown,
-    replacements: outcome.replacements ?? 1,
-    strategy: outcome.strategy ?? (outcome.created ? "created" : "filled"),
+    replacements: edit.replacements ?? 1,
+    strategy: edit.strategy ?? (edit.created ? "created" : "filled"),
     additions,
     deletions,
     diff,

@@ -28,8 +28,8 @@ export const patchTool = defineTool({
   },
   async execute(args, ctx) {
     const parsed = parseUnifiedDiff(args.patch);
-    const planned = parsed.ok ? await planUnifiedDiff(parsed.value, workspaceSource(ctx)) : parsed;
-    return commitPlan(planned, args.dry_run ?? false, ctx);
+    const plan = async () => (parsed.ok ? planUnifiedDiff(parsed.value, workspaceSource(ctx)) : parsed);
+    return commitPlan(plan, args.dry_run ?? false, ctx);
   },
   format: formatPatchResult,
 });

@@ -100,6 +100,7 @@ describe("patch", () => {
     expect(ws.session.files.get(path.join(ws.root, "a.txt"))).toEqual({
       mtimeMs: stat.mtimeMs,
       size: stat.size,
+      text: readFileSync(path.join(ws.root, "a.txt"), "utf8"),
     });
   });
 

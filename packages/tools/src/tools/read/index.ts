@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { z } from "zod";
+import { decodeText } from "../../edit/line-endings";
 import { isBinaryHandle, looksBinary, SAMPLE_BYTES } from "../../files/binary";
 import { statExisting } from "../../files/not-found";
 import { numberedLines } from "../../files/numbered-lines";
-import { recordFileState } from "../../files/read-record";
+import { RECORD_TEXT_CHARS, recordFileState } from "../../files/read-record";
 import { formatError } from "../../framework/format";
 import { MAX_OUTPUT_BYTES } from "../../framework/truncate";
 import { defineTool, ToolError, type ToolResult } from "../../framework/types";
@@ -16,8 +17,8 @@ import description from "./read.txt";
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 export const MAX_LINE_CHARS = 2000;
-/** Files up to this size are read whole; larger ones are streamed a chunk at a time. */
-const WHOLE_FILE_BYTES = 256 * 1024;
+/** Files up to this size are read whole (and kept for read-before-write); larger ones are streamed. */
+const WHOLE_FILE_BYTES = RECORD_TEXT_CHARS;
 
 const parameters = z.object({
   path: z.string().describe("File to read, relative to the workspace root"),
@@ -56,7 +57,8 @@ export const readTool = defineTool({
       const data = readFileSync(file);
       if (looksBinary(data.subarray(0, SAMPLE_BYTES))) throw binary(args.path);
       const page = await readPage(memorySource(data), args, shown);
-      recordFileState(ctx, file, st);
+      // The whole text is kept: a later change is judged by the lines it replaces (read-record.ts).
+      recordFileState(ctx, file, st, decodeText(data.toString("utf8")).text);
       return page;
     }
     const handle = await open(file, "r");

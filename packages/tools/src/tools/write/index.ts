@@ -1,9 +1,11 @@
-import { lstat, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { decodeText, encodeText } from "../../edit/line-endings";
+import { writeFileAtomically } from "../../files/atomic-write";
 import { unifiedDiff } from "../../files/diff";
-import { assertReadAndUnchanged, recordFileState } from "../../files/read-record";
+import { changeOnCurrent } from "../../files/merge-change";
+import { knownText, recordFileState } from "../../files/read-record";
 import { formatError } from "../../framework/format";
 import { defineTool, ToolError, type ToolResult } from "../../framework/types";
 import { resolveInWorkspace } from "../../paths/resolve";
@@ -24,30 +26,69 @@ export const writeTool = defineTool({
   async execute(args, ctx) {
     const file = await resolveInWorkspace(ctx.workspaceRoot, args.path, { forWrite: true });
     const shown = shownPath(ctx, file);
-    const existing = await lstat(file).catch(() => undefined);
-    if (existing?.isDirectory()) {
-      throw new ToolError("is_directory", `${args.path} is a folder`, "write to a file path inside it");
-    }
-    if (existing) assertReadAndUnchanged(ctx, file, shown, existing);
-
-    const raw = existing ? await readFile(file, "utf8") : "";
-    const before = decodeText(raw);
     const text = withFinalNewline(decodeText(args.content).text);
-    // A new file is written LF without BOM; an existing one keeps its own style.
-    const encoded = existing ? encodeText(text, before.eol, before.bom) : text;
-    const { diff, additions, deletions } = unifiedDiff(shown, before.text, text, !existing);
-
-    let operation: "created" | "updated" | "unchanged" = "unchanged";
-    if (!existing || encoded !== raw) {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, encoded);
-      operation = existing ? "updated" : "created";
+    // Each attempt plans on the file as it is; a change landing before the write makes it plan again.
+    for (let attempt = 1; ; attempt++) {
+      const existing = await lstat(file).catch(() => undefined);
+      if (existing?.isDirectory()) {
+        throw new ToolError("is_directory", `${args.path} is a folder`, "write to a file path inside it");
+      }
+      const raw = existing ? await readFile(file) : null;
+      const before = decodeText(raw?.toString("utf8") ?? "");
+      // An existing file: the session must have read it, and what others changed since is kept.
+      const after = existing
+        ? changeOnCurrent(
+            ctx,
+            file,
+            shown,
+            knownText(ctx, file, shown, existing, before.text),
+            text,
+            before.text,
+          )
+        : text;
+      // A new file is written LF without BOM; an existing one keeps its own style.
+      const encoded = existing ? encodeText(after, before.eol, before.bom) : after;
+      if (existing && raw && encoded === raw.toString("utf8")) {
+        recordFileState(ctx, file, existing, text);
+        return {
+          ok: true,
+          path: shown,
+          operation: "unchanged",
+          size: raw.length,
+          additions: 0,
+          deletions: 0,
+          diff: "",
+        };
+      }
+      if (!existing) await mkdir(path.dirname(file), { recursive: true });
+      if (await writeFileAtomically(file, encoded, raw)) {
+        recordFileState(ctx, file, await stat(file), text);
+        const { diff, additions, deletions } = unifiedDiff(shown, before.text, after, !existing);
+        const operation = existing ? "updated" : "created";
+        return {
+          ok: true,
+          path: shown,
+          operation,
+          size: Buffer.byteLength(encoded),
+          additions,
+          deletions,
+          diff,
+        };
+      }
+      if (attempt === MAX_ATTEMPTS) {
+        throw new ToolError(
+          "stale_file",
+          `${shown} kept changing while it was being written; nothing was changed`,
+          "try the same write again",
+        );
+      }
     }
-    recordFileState(ctx, file, await stat(file));
-    return { ok: true, path: shown, operation, size: Buffer.byteLength(encoded), additions, deletions, diff };
   },
   format: formatWrite,
 });
+
+/** Plans again when the file changed between reading it and writing it (another writer at work). */
+const MAX_ATTEMPTS = 3;
 
 function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;

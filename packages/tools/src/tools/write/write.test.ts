@@ -42,13 +42,24 @@ describe("write", () => {
     expect(contentOf("notes.txt")).toBe("one\n2\n");
   });
 
-  it("refuses when the file changed on disk since it was read", async () => {
+  it("keeps what someone changed on other lines since the file was read", async () => {
     await ws.call("read", { path: "notes.txt" });
     writeFileSync(path.join(ws.root, "notes.txt"), "one\ntwo\nthree typed by a person\n");
-    const { result } = await ws.call("write", { path: "notes.txt", content: "mine\n" });
-    expect(result.error).toMatchObject({ code: "stale_file" });
-    expect(result.error?.message).toContain("changed on disk");
-    expect(contentOf("notes.txt")).toContain("typed by a person");
+    const { result } = await ws.call("write", { path: "notes.txt", content: "ONE\ntwo\n" });
+    expect(result).toMatchObject({ ok: true, operation: "updated", additions: 1, deletions: 1 });
+    expect(contentOf("notes.txt")).toBe("ONE\ntwo\nthree typed by a person\n");
+  });
+
+  it("refuses to replace lines someone changed since the file was read, quoting them as they are now", async () => {
+    await ws.call("read", { path: "notes.txt" });
+    writeFileSync(path.join(ws.root, "notes.txt"), "one\ntwo, typed by a person\n");
+    const { result } = await ws.call("write", { path: "notes.txt", content: "one\n2\n" });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "stale_file" },
+      regions: [{ start_line: 2, text: "two, typed by a person" }],
+    });
+    expect(contentOf("notes.txt")).toBe("one\ntwo, typed by a person\n");
   });
 
   it("notices a change that keeps the size but moves the modification time", async () => {

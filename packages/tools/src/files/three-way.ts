@@ -1,0 +1,108 @@
+import { diffArrays } from "diff";
+
+/** Diffs that take longer than this make the merge give up (the change is then judged stale). */
+const DIFF_TIMEOUT_MS = 1000;
+
+/** Lines of `base` from `from` to `to` (0-based, end exclusive) replaced by `lines`. */
+interface Hunk {
+  from: number;
+  to: number;
+  lines: string[];
+}
+
+/** A place where the agent's change and another's meet: in the base's lines and in the current text's. */
+export interface MergeConflict {
+  base: { from: number; to: number };
+  current: { from: number; to: number };
+}
+
+export type MergeResult =
+  | { ok: true; text: string }
+  | { ok: false; conflicts: MergeConflict[] }
+  /** The texts differ too much to align in time. */
+  | { ok: false; conflicts: null };
+
+/** A text's lines, each with its own line break (the last may have none). */
+export function splitLines(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+function hunks(base: string[], other: string[]): Hunk[] | undefined {
+  const parts = diffArrays(base, other, { timeout: DIFF_TIMEOUT_MS });
+  if (!parts) return undefined;
+  const found: Hunk[] = [];
+  let at = 0;
+  let open: Hunk | undefined;
+  for (const part of parts) {
+    if (!part.added && !part.removed) {
+      if (open) found.push(open);
+      open = undefined;
+      at += part.count ?? part.value.length;
+      continue;
+    }
+    open ??= { from: at, to: at, lines: [] };
+    if (part.removed) {
+      at += part.count ?? part.value.length;
+      open.to = at;
+    } else open.lines.push(...part.value);
+  }
+  if (open) found.push(open);
+  return found;
+}
+
+/** Whether two hunks touch the same lines (two insertions at one place do too: their order is unknown). */
+function overlap(a: Hunk, b: Hunk): boolean {
+  if (a.from === a.to && b.from === b.to) return a.from === b.from;
+  return a.from < b.to && b.from < a.to;
+}
+
+function sameHunk(a: Hunk, b: Hunk): boolean {
+  return a.from === b.from && a.to === b.to && a.lines.join("") === b.lines.join("");
+}
+
+/**
+ * Line-based three-way merge: the agent turned `base` into `changed` while others turned it into
+ * `current`. Their changes apply together when no line changed on one side was changed on the
+ * other (neighbouring lines are fine; the same change on both sides counts once); otherwise the
+ * conflicts say where, in the base and in the current text.
+ */
+export function mergeThreeWay(base: string, changed: string, current: string): MergeResult {
+  const baseLines = splitLines(base);
+  const currentLines = splitLines(current);
+  const mine = hunks(baseLines, splitLines(changed));
+  const theirs = hunks(baseLines, currentLines);
+  if (!mine || !theirs) return { ok: false, conflicts: null };
+
+  const conflicts: MergeConflict[] = [];
+  const applied: Hunk[] = [...theirs];
+  for (const hunk of mine) {
+    const met = theirs.filter((other) => overlap(hunk, other));
+    if (met.length === 0) applied.push(hunk);
+    else if (!(met.length === 1 && met[0] && sameHunk(hunk, met[0])))
+      conflicts.push(conflictAt(hunk, met, theirs));
+  }
+  if (conflicts.length > 0) return { ok: false, conflicts };
+
+  // Pure insertions before a replacement starting at the same line.
+  applied.sort((a, b) => a.from - b.from || a.to - b.to);
+  const out: string[] = [];
+  let at = 0;
+  for (const hunk of applied) {
+    out.push(...baseLines.slice(at, hunk.from), ...hunk.lines);
+    at = hunk.to;
+  }
+  out.push(...baseLines.slice(at));
+  return { ok: true, text: out.join("") };
+}
+
+/** The lines `hunk` and the hunks it met cover, in the base and where they are now. */
+function conflictAt(hunk: Hunk, met: Hunk[], theirs: Hunk[]): MergeConflict {
+  const from = Math.min(hunk.from, ...met.map((h) => h.from));
+  const to = Math.max(hunk.to, ...met.map((h) => h.to));
+  // Lines before a base line move by what the others' hunks ending at or before it added.
+  const shift = (line: number, includeInsertionsThere: boolean) =>
+    theirs
+      .filter((h) => h.to < line || (h.to === line && (includeInsertionsThere || h.from < line)))
+      .reduce((sum, h) => sum + h.lines.length - (h.to - h.from), line);
+  return { base: { from, to }, current: { from: shift(from, false), to: shift(to, true) } };
+}
