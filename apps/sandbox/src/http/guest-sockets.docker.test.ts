@@ -55,7 +55,7 @@ describe("what a guest's terminal and language server sockets may do", () => {
     viewer.ws.close();
   });
 
-  it("keeps a shared terminal at the size of whoever typed last, not at a viewer's small screen", async () => {
+  it("keeps a shared terminal at the size of those who may type, not at a viewer's small screen", async () => {
     const tmux = async (...args: string[]) => (await execIn(t.instance, id, ["tmux", ...args])).out.trim();
     const owner = await openTerminal(url, t.cookie, id, "sized");
     owner.send("echo owner-typed\r");

@@ -5,9 +5,11 @@ import {
   terminalName,
 } from "@coder/protocol";
 import type { WebSocket } from "ws";
+import { displayName } from "../auth/principal";
 import { SocketBridge } from "../container-streams/socket-bridge";
-import type { SocketRoute } from "../http/socket-routes";
+import type { SocketAccess, SocketRoute } from "../http/socket-routes";
 import type { TtyProcess, WorkspaceDriver } from "../workspaces/driver";
+import { type AttachmentHandle, TerminalAttachments } from "./terminal-attachments";
 import type { TerminalDirectory } from "./terminal-directory";
 import { tmuxAttachCommand, tmuxWatchCommand } from "./tmux-session";
 
@@ -28,18 +30,18 @@ function send(ws: WebSocket, message: TerminalServerMessage): void {
  * the browser: past the high-water mark the exec stream is paused, tmux stops drawing for this
  * client, and neither the service's memory nor the page can be flooded. A read-only socket (a
  * viewer) attaches only to a session that is open, as a read-only tmux client, and its keystrokes
- * are dropped here too.
+ * are dropped here too. Everyone attached hears who is (`attachments`).
  */
 export async function serveTerminal(
   ws: WebSocket,
-  driver: WorkspaceDriver,
-  terminals: TerminalDirectory,
+  deps: TerminalDeps,
   workspaceId: string,
   terminal: string,
-  log: (line: string) => void,
-  readOnly = false,
+  { principal, readOnly }: Pick<SocketAccess, "principal" | "readOnly">,
 ): Promise<void> {
+  const { driver, terminals, attachments, log } = deps;
   let proc: TtyProcess | undefined;
+  let attachment: AttachmentHandle | undefined;
   let size = { cols: 80, rows: 24 };
   let unacked = 0;
   let toldReadOnly = false;
@@ -79,6 +81,7 @@ export async function serveTerminal(
     if (msg.type === "resize") {
       size = { cols: msg.cols, rows: msg.rows };
       void proc?.resize(msg.cols, msg.rows);
+      attachment?.resized(msg.cols, msg.rows);
     } else {
       unacked = Math.max(0, unacked - msg.bytes);
       if (unacked <= LOW_WATER_BYTES) bridge.release("acks");
@@ -110,6 +113,14 @@ export async function serveTerminal(
   if (!bridge.started(started, started.stream)) return;
   proc = started;
   send(ws, { type: "ready" });
+  // Listed once its tmux client is attached, which is when tmux counts its window.
+  attachment = attachments.attach(workspaceId, terminal, {
+    name: displayName(principal),
+    input: !readOnly,
+    ...size,
+    tell: (message) => send(ws, message),
+  });
+  ws.once("close", () => attachment?.detach());
   started.stream.on("data", (chunk: Buffer) => {
     bridge.toBrowser(chunk);
     unacked += chunk.length;
@@ -123,18 +134,25 @@ export async function serveTerminal(
   started.stream.once("error", ended);
 }
 
+interface TerminalDeps {
+  driver: WorkspaceDriver;
+  terminals: TerminalDirectory;
+  attachments: TerminalAttachments;
+  log: (line: string) => void;
+}
+
 /** `/terminal/<workspace>/<name>`: a viewer sees the screen; typing needs an editor. */
 export function terminalRoute(
   driver: WorkspaceDriver,
   terminals: TerminalDirectory,
   log: (line: string) => void,
 ): SocketRoute {
+  const deps = { driver, terminals, attachments: new TerminalAttachments(), log };
   return {
     prefix: "terminal",
     name: terminalName,
     minimumRole: "viewer",
     maxPayload: MAX_TERMINAL_INPUT_BYTES,
-    serve: (ws, { workspaceId, name }, { readOnly }) =>
-      void serveTerminal(ws, driver, terminals, workspaceId, name, log, readOnly),
+    serve: (ws, { workspaceId, name }, access) => void serveTerminal(ws, deps, workspaceId, name, access),
   };
 }

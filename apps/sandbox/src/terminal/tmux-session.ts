@@ -53,8 +53,8 @@ export function tmuxAttachCommand(name: string): string[] {
 
 /**
  * A viewer's command: attach to the open session `name` as a read-only client whose screen never
- * resizes the window everyone else sees (it follows whoever typed last: tmux.conf's
- * `window-size latest`). It never creates a session: a viewer starts no shell.
+ * resizes the window everyone else sees (the smallest window of those attached with input:
+ * tmux.conf's `window-size smallest`). It never creates a session: a viewer starts no shell.
  */
 export function tmuxWatchCommand(name: string): string[] {
   return ["tmux", "attach-session", "-f", "read-only,ignore-size", "-t", `=${name}`];

@@ -19,7 +19,7 @@ export function EditorArea({
   controller: EditorController;
   workspaceId: string;
 }) {
-  const { files, active } = useSyncExternalStore(
+  const { files, active, ended } = useSyncExternalStore(
     controller.subscribe,
     controller.snapshot,
     controller.snapshot,
@@ -64,7 +64,15 @@ export function EditorArea({
             Preview
           </button>
         )}
-        {activeFile?.live ? (
+        {ended ? (
+          <span
+            className={styles.save}
+            data-testid="editor-read-only"
+            title="Your access to this workspace ended"
+          >
+            Read-only
+          </span>
+        ) : activeFile?.live ? (
           <span className={styles.save} data-testid="disk-state" data-saved={String(!activeFile.dirty)}>
             {activeFile.dirty ? "Writing to disk…" : "On disk"}
           </span>

@@ -275,4 +275,20 @@ describe("EditorController", () => {
     await t.settle();
     expect(t.text("a.ts")).toBe("changed while offline");
   });
+
+  it("turns every file read-only when access ends, and hands back the unsaved edits the service never got", async () => {
+    const t = setup({ "a.ts": "a", "b.ts": "b" });
+    await t.controller.open("a.ts");
+    await t.controller.open("b.ts");
+    t.type("a.ts", " typed but not saved");
+    expect(t.controller.endAccess()).toEqual([{ path: "a.ts", text: "a typed but not saved" }]);
+    // Nothing waits to be saved (it cannot be), and nothing can be typed any more.
+    expect(t.tabs().ended).toBe(true);
+    expect(t.tabs().files.map((f) => f.dirty)).toEqual([false, false]);
+    for (const path of ["a.ts", "b.ts"]) expect(t.controller.stateOf(path)?.readOnly).toBe(true);
+    await t.controller.save("a.ts");
+    expect(t.disk.writes).toEqual([]);
+    // Said once.
+    expect(t.controller.endAccess()).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import {
   type ChangeSpec,
   EditorState,
   type Extension,
+  StateEffect,
   Text,
   Transaction,
   type TransactionSpec,
@@ -16,9 +17,10 @@ import {
 } from "@coder/protocol";
 import { errorCode, errorMessage, isConflict } from "../../lib/errors/error-message";
 import { isWithin, movedPath, normalizePath } from "../../lib/paths/workspace-path";
+import type { UnsavedText } from "../access/unsaved-at-end";
 import { type LiveDocument, LiveDocumentError } from "./collab/live-document";
 import { type EditorCommand, runEditorCommand } from "./editor-commands";
-import { editorExtensions } from "./editor-extensions";
+import { editorExtensions, noEditing } from "./editor-extensions";
 import { diskReaction, FileDocuments } from "./file-documents";
 import { loadLanguageFor } from "./languages";
 import type { EditorHost } from "./lsp/editor-host";
@@ -64,6 +66,8 @@ export class EditorController implements EditorHost {
   private shown: string | null = null;
   /** Files open live, by path. */
   private readonly live = new Map<string, LiveDocument>();
+  /** Access ended (link revoked or expired, workspace deleted): nothing can be typed or saved. */
+  private ended = false;
 
   constructor(private readonly deps: EditorControllerDeps) {
     deps.intelligence?.bind(this);
@@ -193,7 +197,13 @@ export class EditorController implements EditorHost {
   close(path: string): void {
     const doc = this.documents.get(path);
     const live = this.live.get(path);
-    if (!live && doc?.dirty && !this.deps.confirm(`Close ${path} without saving your changes?`)) return;
+    if (
+      !live &&
+      !this.ended &&
+      doc?.dirty &&
+      !this.deps.confirm(`Close ${path} without saving your changes?`)
+    )
+      return;
     live?.destroy();
     this.live.delete(path);
     this.documents.close(path);
@@ -202,11 +212,37 @@ export class EditorController implements EditorHost {
     this.dispatch({ type: "close", path });
   }
 
+  /**
+   * Access ended for good: every open file turns read-only at once, and what the service never got
+   * (a live file's typing it did not acknowledge, a classic file's unsaved edits) is returned, so
+   * the person can copy it out. Live documents stop: there is no one to sync with.
+   */
+  endAccess(): UnsavedText[] {
+    if (this.ended) return [];
+    this.ended = true;
+    const unsaved: UnsavedText[] = [];
+    for (const file of this.tabs.files) {
+      const doc = this.documents.get(file.path);
+      if (!doc) continue;
+      const live = this.live.get(file.path);
+      if (live ? live.hasUnacknowledged : doc.dirty)
+        unsaved.push({ path: file.path, text: doc.state.doc.toString() });
+      this.transact(file.path, { effects: StateEffect.appendConfig.of(noEditing) });
+    }
+    for (const [path, live] of this.live) {
+      live.destroy();
+      this.live.delete(path);
+      void this.extensionsFor(path).then((extensions) => this.detachLive(path, extensions));
+    }
+    this.dispatch({ type: "ended" });
+    return unsaved;
+  }
+
   /** Saves the file; without `overwrite`, refuses (and says so) if the disk changed since it was read. */
   async save(path: string, overwrite = false): Promise<void> {
     const doc = this.documents.get(path);
     // A live file is written by the service as people type.
-    if (!doc || doc.saving || this.live.has(path)) return;
+    if (!doc || doc.saving || this.live.has(path) || this.ended) return;
     const sent = doc.state.doc;
     doc.saving = true;
     this.dispatch({ type: "update", path, changes: { saving: true } });
@@ -317,7 +353,7 @@ export class EditorController implements EditorHost {
   private async extensionsFor(path: string): Promise<Extension> {
     const language = await loadLanguageFor(path);
     const intelligence = this.deps.intelligence?.extension(path) ?? [];
-    return editorExtensions([language, intelligence], this.deps.readOnly ?? false);
+    return editorExtensions([language, intelligence], (this.deps.readOnly ?? false) || this.ended);
   }
 
   /** The file's live document, or null when it should open the classic way. */
@@ -480,7 +516,7 @@ export class EditorController implements EditorHost {
   private record(path: string, state: EditorState): void {
     const textChanged = this.documents.get(path)?.state.doc !== state.doc;
     // A live file's tab is "dirty" while the disk has not caught up, as the service says.
-    if (this.documents.update(path, state) && !this.live.has(path)) {
+    if (this.documents.update(path, state) && !this.live.has(path) && !this.ended) {
       this.dispatch({ type: "update", path, changes: { dirty: this.documents.get(path)?.dirty ?? false } });
     }
     if (textChanged) for (const listener of this.textListeners) listener(path);

@@ -15,6 +15,8 @@ const layout = EditorView.theme({
  * editor (a viewer's) shows and selects text but takes no typing, paste or drop.
  */
 export function editorExtensions(language: Extension, readOnly: boolean): Extension {
-  const editing = readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [];
-  return [basicSetup, keymap.of([indentWithTab]), oneDark, layout, language, editing];
+  return [basicSetup, keymap.of([indentWithTab]), oneDark, layout, language, readOnly ? noEditing : []];
 }
+
+/** Shows and selects, takes no typing, paste or drop; added to a state it makes it read-only. */
+export const noEditing: Extension = [EditorState.readOnly.of(true), EditorView.editable.of(false)];

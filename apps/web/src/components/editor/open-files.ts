@@ -23,6 +23,8 @@ export type DiskNotice = "changed-on-disk" | "deleted-on-disk" | "save-conflict"
 export interface OpenFiles {
   files: OpenFile[];
   active: string | null;
+  /** Access ended: every file is read-only, nothing waits to be saved (it cannot be). */
+  ended?: boolean;
 }
 
 export type OpenFilesAction =
@@ -36,7 +38,8 @@ export type OpenFilesAction =
       path: string;
       changes: Partial<Pick<OpenFile, "dirty" | "saving" | "notice" | "preview" | "live">>;
     }
-  | { type: "moved"; from: string; to: string };
+  | { type: "moved"; from: string; to: string }
+  | { type: "ended" };
 
 export const noOpenFiles: OpenFiles = { files: [], active: null };
 
@@ -45,6 +48,7 @@ export function openFilesReducer(state: OpenFiles, action: OpenFilesAction): Ope
     case "open":
       if (state.files.some((file) => file.path === action.path)) return { ...state, active: action.path };
       return {
+        ...state,
         files: [
           ...state.files,
           { path: action.path, phase: "loading", dirty: false, saving: false, notice: null },
@@ -73,17 +77,24 @@ export function openFilesReducer(state: OpenFiles, action: OpenFilesAction): Ope
         state.active === action.path
           ? (files[Math.min(index, files.length - 1)]?.path ?? null)
           : state.active;
-      return { files, active };
+      return { ...state, files, active };
     }
     case "update":
       return patch(state, action.path, action.changes);
     case "moved": {
       const follow = (path: string) => movedPath(path, action.from, action.to);
       return {
+        ...state,
         files: state.files.map((file) => ({ ...file, path: follow(file.path) })),
         active: state.active === null ? null : follow(state.active),
       };
     }
+    case "ended":
+      return {
+        ...state,
+        ended: true,
+        files: state.files.map((file) => ({ ...file, dirty: false, saving: false, notice: null })),
+      };
   }
 }
 

@@ -1,8 +1,10 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { accessEnded } from "../../lib/auth/access-ended";
 import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
 import { useTRPCClient } from "../../lib/trpc/client";
+import { unsavedAtEnd } from "../access/unsaved-at-end";
 import { useToasts } from "../toast/Toasts";
 import { LiveDocument } from "./collab/live-document";
 import { EditorController } from "./editor-controller";
@@ -31,6 +33,15 @@ export function useEditor(workspaceId: string, readOnly: boolean): EditorControl
         openLive: (path) => LiveDocument.open({ location: window.location, workspaceId, path }),
       }),
   );
+  // Access ended for good: the editor turns read-only at once, and the notice offers what the
+  // service never got.
+  useEffect(() => {
+    const end = () => {
+      if (accessEnded.snapshot() !== null) unsavedAtEnd.set(controller.endAccess());
+    };
+    end();
+    return accessEnded.subscribe(end);
+  }, [controller]);
   // Language servers stop with the page; a remount opens new connections as files need them.
   useEffect(() => () => controller.intelligence?.dispose(), [controller]);
   // The service may run more servers than the defaults (CODER_LSP_SERVERS); files opened from

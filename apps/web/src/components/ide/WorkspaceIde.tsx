@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorCode, errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { LeaveButton } from "../access/LeaveButton";
 import { WorkspaceAccessProvider } from "../access/workspace-access";
 import { PresenceList } from "../presence/PresenceList";
 import { usePresence } from "../presence/use-presence";
@@ -67,9 +68,9 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
           </a>
         )}
         {access?.role === "owner" && <ShareButton workspaceId={workspaceId} ref={share} />}
-        <LogoutButton label={access?.kind === "guest" ? "Leave" : "Log out"} />
+        {access?.kind === "guest" ? <LeaveButton workspaceName={workspace?.name} /> : <LogoutButton />}
       </header>
-      {query.isError && <Unavailable error={query.error} />}
+      {query.isError && <Unavailable error={query.error} guest={access?.kind === "guest"} />}
       {workspace && !running && (
         <NotRunning workspace={workspace} withIde={shown} owner={owner} resume={resume} />
       )}
@@ -93,14 +94,15 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function Unavailable({ error }: { error: unknown }) {
+/** Why the workspace cannot show; a guest has no workspace list to go back to, so they may leave. */
+function Unavailable({ error, guest }: { error: unknown; guest: boolean }) {
   const gone = errorCode(error) === "NOT_FOUND";
   return (
     <p className={styles.message} role="alert">
       {gone
         ? "This workspace does not exist, or was deleted."
         : `Could not load the workspace: ${errorMessage(error)}`}{" "}
-      <Link href="/">Back to the workspaces</Link>
+      {guest ? <LeaveButton /> : <Link href="/">Back to the workspaces</Link>}
     </p>
   );
 }

@@ -2,8 +2,8 @@
 
 import { logOut } from "../../lib/auth/auth-requests";
 
-/** Ends this browser's session ("Leave" for a guest); the service closes what it had open. */
-export function LogoutButton({ label = "Log out" }: { label?: string }) {
+/** Ends the owner's session; the service closes what it had open. (A guest leaves: LeaveButton.) */
+export function LogoutButton() {
   async function leave() {
     // Go to the login page even if the request failed: a stale cookie is refused there anyway.
     await logOut().catch(() => undefined);
@@ -11,7 +11,7 @@ export function LogoutButton({ label = "Log out" }: { label?: string }) {
   }
   return (
     <button type="button" className="button" onClick={leave}>
-      {label}
+      Log out
     </button>
   );
 }

@@ -1,4 +1,9 @@
-import { accessRefusal, type TerminalClientMessage, terminalServerMessage } from "@coder/protocol";
+import {
+  accessRefusal,
+  type TerminalClientMessage,
+  type TerminalServerMessage,
+  terminalServerMessage,
+} from "@coder/protocol";
 import { reportAccessEnded } from "../../lib/auth/access-ended";
 import { AckCounter } from "./ack-counter";
 import { reconnectDelay } from "./reconnect-delay";
@@ -15,6 +20,9 @@ export interface TerminalStatus {
   code?: number;
 }
 
+/** Who is attached to the terminal and the size of its shared window, as the service says. */
+export type TerminalAttached = Extract<TerminalServerMessage, { type: "attached" }>;
+
 /** Where output goes: xterm in the page, a recorder in tests. */
 export interface TerminalSink {
   /** Shows terminal output; calls `done` once it has been processed (drives flow control). */
@@ -26,6 +34,8 @@ export interface TerminalConnectionOptions {
   url: string;
   sink: TerminalSink;
   onStatus: (status: TerminalStatus) => void;
+  /** Hears who is attached whenever that changes (and null once the socket is gone). */
+  onAttached?: (attached: TerminalAttached | null) => void;
   openSocket?: OpenSocket;
   /** Runs `task` after `ms`; returns a cancel function. */
   schedule?: (task: () => void, ms: number) => () => void;
@@ -135,6 +145,8 @@ export class TerminalConnection {
       // Again, now that the session exists: a size sent while it was starting may have been missed.
       this.control({ type: "resize", ...this.options.sink.size() });
       this.setStatus({ state: "open" });
+    } else if (message.type === "attached") {
+      this.options.onAttached?.(message);
     } else if (message.type === "exit") {
       this.endSession();
     } else {
@@ -152,6 +164,7 @@ export class TerminalConnection {
 
   private onClose(code: number): void {
     this.link = null;
+    this.options.onAttached?.(null);
     const refusal = accessRefusal(code);
     if (refusal && !refusal.retry) {
       reportAccessEnded(code);

@@ -161,6 +161,11 @@ export class LiveDocument {
     }, this.syncConfig);
   }
 
+  /** Whether this tab typed something the service has not acknowledged (not sent, or refused). */
+  get hasUnacknowledged(): boolean {
+    return this.provider.hasUnsyncedChanges;
+  }
+
   /** The annotation that marks changes from others in a hidden tab's state. */
   remoteAnnotation() {
     return ySyncAnnotation.of(this.syncConfig);
