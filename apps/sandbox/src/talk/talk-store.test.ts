@@ -10,7 +10,14 @@ const ada: Speaker = { key: "ada-key", name: "Ada", role: "viewer", guest: true 
 async function addWorkspace(db: Db, id: string): Promise<void> {
   await db
     .insertInto("workspaces")
-    .values({ id, name: id, image: "test", created_at: new Date().toISOString() })
+    .values({
+      id,
+      name: id,
+      egress: 0,
+      image: "test",
+      desired_state: "running",
+      created_at: new Date().toISOString(),
+    })
     .execute();
 }
 
