@@ -2,7 +2,7 @@
 
 import { TALK_MAX_CHARS, type TalkLine } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
-import { useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { useWorkspaceAccess } from "../access/workspace-access";
@@ -28,7 +28,13 @@ export function TalkPanel({ workspaceId }: { workspaceId: string }) {
   const talk = useTalk(workspaceId);
   const { role } = useWorkspaceAccess();
   const trpc = useTRPC();
-  const setting = useMutation(trpc.talk.setViewersMayWrite.mutationOptions());
+  const setting = useMutation(
+    trpc.talk.setViewersMayWrite.mutationOptions({ onError: () => setAsked(null) }),
+  );
+  // The owner's choice shows at once; the live setting replaces it when it arrives.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the live setting changes.
+  useEffect(() => setAsked(null), [talk.viewersMayWrite]);
   const list = useRef<HTMLOListElement>(null);
   const following = useRef(true);
 
@@ -53,9 +59,12 @@ export function TalkPanel({ workspaceId }: { workspaceId: string }) {
             <input
               type="checkbox"
               data-testid="talk-viewers-may-write"
-              checked={talk.viewersMayWrite}
+              checked={asked ?? talk.viewersMayWrite}
               disabled={setting.isPending || talk.lines === undefined}
-              onChange={(e) => setting.mutate({ workspaceId, viewersMayWrite: e.target.checked })}
+              onChange={(e) => {
+                setAsked(e.target.checked);
+                setting.mutate({ workspaceId, viewersMayWrite: e.target.checked });
+              }}
             />
             Viewers may write
           </label>
