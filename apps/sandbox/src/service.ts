@@ -18,6 +18,7 @@ import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
 import { PresenceBoard } from "./presence/presence-board";
 import { PresenceShare } from "./presence/presence-share";
+import { TalkService } from "./talk/talk-service";
 import { IdleStopper } from "./workspaces/idle-stopper";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
@@ -79,9 +80,11 @@ export async function startService(
   );
   await workspaces.init();
   const collab = new CollabService({ workspaces, log });
+  const talk = new TalkService(db, cluster.bus, log);
   const presence = new PresenceBoard(
     cluster.instance.shared ? new PresenceShare(db, cluster.bus, cluster.instance) : undefined,
     log,
+    talk,
   );
   const agent = new AgentService({
     db,
@@ -108,6 +111,7 @@ export async function startService(
     agent,
     collab,
     presence,
+    talk,
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
@@ -145,6 +149,7 @@ export async function startService(
       uploads.close();
       await closeServer();
       await presence.close();
+      talk.close();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();
       await cluster.leave();

@@ -12,6 +12,7 @@ export * from "./lsp";
 export * from "./presence";
 export * from "./search";
 export * from "./session";
+export * from "./talk";
 export * from "./tar";
 export * from "./terminal";
 export * from "./tools";

@@ -111,15 +111,40 @@ export class ShareLinks {
     return row?.workspace_id ?? null;
   }
 
-  /** Marks the link revoked (kept, never deleted) and ends its guests' connections at once. */
-  async revoke(shareId: string): Promise<void> {
-    await this.db
+  /**
+   * Marks the link revoked (kept, never deleted) and ends its guests' connections at once. Returns
+   * the guests whose access this ended (their sessions held; none when it was revoked already).
+   */
+  async revoke(shareId: string): Promise<Guest[]> {
+    const now = new Date().toISOString();
+    const held = await this.db
+      .selectFrom("guest_sessions")
+      .innerJoin("share_links", "share_links.id", "guest_sessions.share_id")
+      .select([
+        "guest_sessions.id_hash",
+        "guest_sessions.name",
+        "share_links.workspace_id",
+        "share_links.role",
+      ])
+      .where("share_links.id", "=", shareId)
+      .where("guest_sessions.expires_at", ">", now)
+      .execute();
+    const { numUpdatedRows } = await this.db
       .updateTable("share_links")
-      .set({ revoked_at: new Date().toISOString() })
+      .set({ revoked_at: now })
       .where("id", "=", shareId)
       .where("revoked_at", "is", null)
-      .execute();
+      .executeTakeFirst();
     this.endGuests((g) => g.shareId === shareId, AccessCloseCode.LinkRevoked);
+    if (numUpdatedRows === 0n) return [];
+    return held.map((row) => ({
+      kind: "guest",
+      sessionId: row.id_hash,
+      shareId,
+      workspaceId: row.workspace_id,
+      name: row.name,
+      role: row.role,
+    }));
   }
 
   /** Revokes every link of a workspace (before it is deleted). */

@@ -285,6 +285,35 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0013_talk": {
+    async up(db: Kysely<unknown>) {
+      // The people's talk of each workspace (talk/talk-store.ts), deleted with the workspace.
+      await db.schema
+        .createTable("talk_rooms")
+        .addColumn("workspace_id", "text", (c) =>
+          c.primaryKey().references("workspaces.id").onDelete("cascade"),
+        )
+        .addColumn("viewers_may_write", t.flag, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("talk_lines")
+        .addColumn("id", t.counter, t.counterKey)
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("person_key", "text", (c) => c.notNull())
+        .addColumn("person_name", "text", (c) => c.notNull())
+        .addColumn("person_role", "text", (c) => c.notNull())
+        .addColumn("guest", t.flag, (c) => c.notNull())
+        .addColumn("text", "text")
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("talk_lines_workspace")
+        .on("talk_lines")
+        .columns(["workspace_id", "id"])
+        .execute();
+    },
+  },
 });
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({

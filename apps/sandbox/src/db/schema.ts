@@ -203,6 +203,29 @@ export interface PresenceBoardTable {
   updated_at: string;
 }
 
+/** Per workspace, the owner's settings of its people's talk (migration 0013_talk). */
+export interface TalkRoomTable {
+  workspace_id: string;
+  /** 1 while viewers may write (the default), 0 once the owner turned it off. */
+  viewers_may_write: number;
+}
+
+/** One line of a workspace's people's talk: a message or a join, leave or revoke notice (0013_talk). */
+export interface TalkLineTable {
+  id: Generated<number>;
+  workspace_id: string;
+  kind: "message" | "joined" | "left" | "revoked";
+  /** A hash of who it is by or about (their login), to tell a caller their own lines; never sent out. */
+  person_key: string;
+  person_name: string;
+  person_role: "owner" | "editor" | "viewer";
+  /** 1 when the person joined through a share link. */
+  guest: number;
+  /** The message; null on a notice. */
+  text: string | null;
+  created_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -223,4 +246,6 @@ export interface Database {
   service_instances: ServiceInstanceTable;
   pending_requests: PendingRequestTable;
   presence_boards: PresenceBoardTable;
+  talk_rooms: TalkRoomTable;
+  talk_lines: TalkLineTable;
 }

@@ -2,10 +2,11 @@
  * What changed, announced to every service instance on the database: a session's events
  * (key: session id), a workspace (key: workspace id), the reply to a waiting request (key:
  * request id), a request to stop a session's turn (key: session id), who is on a workspace (key:
- * workspace id), a workspace's list of conversations (key: workspace id). Notices carry ids only: the committed rows are the truth, and a listener re-reads
+ * workspace id), a workspace's list of conversations (key: workspace id), a new line or setting
+ * of the people's talk (key: workspace id). Notices carry ids only: the committed rows are the truth, and a listener re-reads
  * them, so a missed notice costs a read, never an event.
  */
-export const TOPICS = ["session", "workspace", "reply", "abort", "presence", "sessions"] as const;
+export const TOPICS = ["session", "workspace", "reply", "abort", "presence", "sessions", "talk"] as const;
 export type Topic = (typeof TOPICS)[number];
 
 /**

@@ -9,6 +9,7 @@ import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
+import type { TalkService } from "../talk/talk-service";
 import { TerminalDirectory } from "../terminal/terminal-directory";
 import { CallSlots } from "../trpc/call-slots";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
@@ -34,6 +35,8 @@ export interface ServerDeps {
   collab: CollabService;
   /** Who has each workspace open (every instance's people when several share the database). */
   presence: PresenceBoard;
+  /** The people's talk of each workspace. */
+  talk: TalkService;
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
@@ -113,6 +116,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         principal: caller,
         ended: caller ? null : await auth.whyEnded(readCookie(req, SESSION_COOKIE)),
         presence,
+        talk: deps.talk,
         workspaces,
         terminals,
         imports: deps.imports,

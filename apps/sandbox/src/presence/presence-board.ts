@@ -50,6 +50,11 @@ class Room {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /** Whether another instance has the person on the workspace. */
+  hasRemote(key: string): boolean {
+    return this.remote.some((person) => person.key === key);
+  }
+
   /** This instance's people, as the other instances are told. */
   local(): SharedPerson[] {
     return [...this.people].map(([key, person]) => {
@@ -109,6 +114,17 @@ function hashOf(text: string): number {
 const publicId = (key: string) =>
   createHash("sha256").update(`presence:${key}`).digest("base64url").slice(0, 12);
 
+/**
+ * Told when a person comes to a workspace (their first tab, unless another instance has them) and
+ * when their last tab goes (the people's talk announces both).
+ */
+export interface Arrivals {
+  arrived(workspaceId: string, principal: Principal, role: Role): void;
+  departed(workspaceId: string, principal: Principal, role: Role): void;
+}
+
+const NO_ARRIVALS: Arrivals = { arrived: () => {}, departed: () => {} };
+
 /** How often the boards of other instances are read again, for those that stopped without a word. */
 const REMOTE_REFRESH_MS = 5000;
 
@@ -131,6 +147,7 @@ export class PresenceBoard {
   constructor(
     private readonly share?: PresenceShare,
     private readonly log: (line: string) => void = () => {},
+    private readonly arrivals: Arrivals = NO_ARRIVALS,
   ) {
     if (!share) return;
     this.stopListening = share.listen((workspaceId) => {
@@ -155,6 +172,7 @@ export class PresenceBoard {
     if (!person) {
       person = { name: displayName(principal), role, since: this.now(), tabs: new Map() };
       room.people.set(key, person);
+      if (!room.hasRemote(key)) this.arrivals.arrived(workspaceId, principal, role);
     }
     const tab: Tab = { file: null, touched: this.now() };
     person.tabs.set(clientId, tab);
@@ -164,7 +182,10 @@ export class PresenceBoard {
       // A reconnecting tab may have joined again under the same id: only remove this join's entry.
       if (joined.tabs.get(clientId) !== tab) return;
       joined.tabs.delete(clientId);
-      if (joined.tabs.size === 0) room.people.delete(key);
+      if (joined.tabs.size === 0) {
+        room.people.delete(key);
+        if (!room.hasRemote(key)) this.arrivals.departed(workspaceId, principal, role);
+      }
       this.changed(workspaceId, room);
       this.release(workspaceId, room);
     };

@@ -15,6 +15,8 @@ import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connec
 import { ImportError } from "../imports/import-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import { type PresenceBoard, TooManyTabsError } from "../presence/presence-board";
+import { SendingTooFastError } from "../talk/send-rate";
+import { type TalkService, ViewersMayNotWriteError } from "../talk/talk-service";
 import type { TerminalDirectory } from "../terminal/terminal-directory";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { WorkspaceError } from "../workspaces/workspace-service";
@@ -26,6 +28,8 @@ export interface Context {
   /** Without a principal: why the cookie stopped working, when the page can say more than "log in". */
   ended: AccessCloseCode | null;
   presence: PresenceBoard;
+  /** The people's talk of each workspace. */
+  talk: TalkService;
   workspaces: WorkspaceService;
   /** The terminals (tmux sessions) open in each workspace. */
   terminals: TerminalDirectory;
@@ -134,7 +138,14 @@ function mappedError(cause: unknown): TRPCError | undefined {
   if (cause instanceof DaemonUnavailableError) {
     return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });
   }
-  if (cause instanceof TooManyTabsError || cause instanceof TooManyCallsError) {
+  if (cause instanceof ViewersMayNotWriteError) {
+    return new TRPCError({ code: "FORBIDDEN", message: cause.message, cause });
+  }
+  if (
+    cause instanceof TooManyTabsError ||
+    cause instanceof TooManyCallsError ||
+    cause instanceof SendingTooFastError
+  ) {
     return new TRPCError({ code: "TOO_MANY_REQUESTS", message: cause.message, cause });
   }
   return undefined;

@@ -72,6 +72,11 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "presence.openFile": "viewer on workspace",
   "terminal.list": "viewer on workspace",
   "terminal.create": "editor on workspace",
+  // Viewers write in the talk unless the owner turned that off (refused then inside `talk.send`).
+  "talk.list": "viewer on workspace",
+  "talk.watch": "viewer on workspace",
+  "talk.send": "viewer on workspace",
+  "talk.setViewersMayWrite": "owner on workspace",
 };
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };

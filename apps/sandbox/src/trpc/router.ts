@@ -4,6 +4,7 @@ import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
+import { talkRouter } from "./routers/talk";
 import { terminalRouter } from "./routers/terminal";
 import { toolsRouter } from "./routers/tools";
 import { workspaceRouter } from "./routers/workspace";
@@ -18,6 +19,7 @@ export const appRouter = router({
   share: shareRouter,
   presence: presenceRouter,
   terminal: terminalRouter,
+  talk: talkRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,14 +29,15 @@ export const shareRouter = router({
     }),
   /** The workspace's links (never their secrets), who joined and how many connections each holds. */
   list: workspaceProcedure("owner").query(({ ctx, input }) => ctx.shares.list(input.workspaceId)),
-  /** Marks the link revoked and closes its guests' connections at once. */
+  /** Marks the link revoked, closes its guests' connections at once and tells the workspace's talk. */
   revoke: ownerProcedure
     .input(z.object({ shareId: z.string().min(1).max(64) }))
     .mutation(async ({ ctx, input }) => {
-      if ((await ctx.shares.workspaceOf(input.shareId)) === null) {
+      const workspaceId = await ctx.shares.workspaceOf(input.shareId);
+      if (workspaceId === null) {
         throw new TRPCError({ code: "NOT_FOUND", message: "there is no such share link" });
       }
-      await ctx.shares.revoke(input.shareId);
+      ctx.talk.revoked(workspaceId, await ctx.shares.revoke(input.shareId));
       return { ok: true as const };
     }),
 });

@@ -15,6 +15,7 @@ import { useEditor } from "../editor/use-editor";
 import { FileTree, type FileTreeHandle } from "../file-tree/FileTree";
 import { QuickOpen } from "../quick-open/QuickOpen";
 import { SearchPanel, type SearchPanelHandle } from "../search/SearchPanel";
+import { TalkPanel } from "../talk/TalkPanel";
 import { TerminalPanel, type TerminalPanelHandle } from "../terminal/TerminalPanel";
 import styles from "./ide.module.css";
 import { useFileChanges } from "./use-file-changes";
@@ -23,8 +24,9 @@ type Picker = "files" | "commands" | null;
 
 /**
  * File tree (or find in files) on the left, editor in the centre with terminals below it, the
- * agent's chat on the right; the split sizes are remembered and each side can be hidden. Every
- * action is in commands/ide-actions.ts, run by its shortcut or from the command palette.
+ * agent's chat on the right with the people's talk below it; the split sizes are remembered and
+ * each side can be hidden. Every action is in commands/ide-actions.ts, run by its shortcut or from
+ * the command palette.
  */
 export function IdeLayout({
   workspaceId,
@@ -223,7 +225,16 @@ export function IdeLayout({
           collapsible
           className={styles.panel}
         >
-          <ChatPanel workspaceId={workspaceId} />
+          {/* The agent's chat above, the people's talk below. */}
+          <PanelGroup direction="vertical" autoSaveId="coder.ide.agent-and-people">
+            <Panel id="agent-chat" order={1} defaultSize={70} minSize={20} className={styles.panel}>
+              <ChatPanel workspaceId={workspaceId} />
+            </Panel>
+            <PanelResizeHandle className={styles.handleHorizontal} />
+            <Panel id="people" order={2} defaultSize={30} minSize={10} collapsible className={styles.panel}>
+              <TalkPanel workspaceId={workspaceId} />
+            </Panel>
+          </PanelGroup>
         </Panel>
       </PanelGroup>
       {picker === "files" && (
