@@ -63,6 +63,19 @@ describe("who may call the service", () => {
     expect(await res.json()).toEqual({ error: "that token is not valid" });
   });
 
+  it("answers a service path asked with the wrong method or not known with an error, never a page", async () => {
+    const wrongMethod = await fetch(`${t.url}/auth/login`, { headers: { cookie: t.cookie } });
+    expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "POST"]);
+    expect(await wrongMethod.json()).toEqual({ error: "use POST" });
+    for (const path of ["/api/nope", "/auth/nope", "/api/uploads/", "/auth/login/"]) {
+      const res = await fetch(`${t.url}${path}`, {
+        method: "POST",
+        headers: { cookie: t.cookie, origin: t.url },
+      });
+      expect(res.status, path).toBe(404);
+    }
+  });
+
   it("redirects page requests without a session to the login page", async () => {
     const res = await fetch(`${t.url}/w/${id}`, { redirect: "manual" });
     expect(res.status).toBe(302);

@@ -16,10 +16,11 @@ import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceDriver } from "../workspaces/driver";
 import type { WorkspaceService } from "../workspaces/workspace-service";
-import { handleAuthRoute } from "./auth-routes";
 import { FailureBackoff } from "./failure-backoff";
 import { hostAllowed } from "./host-check";
-import { handleImportRoute } from "./import-routes";
+import { plain } from "./http-answers";
+import { httpRoutes, SERVICE_PATHS } from "./http-route-table";
+import { HttpRouter } from "./http-routes";
 import { responseConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
 import { parseRequestTarget } from "./request-target";
@@ -75,26 +76,22 @@ function reject(socket: Duplex, status: number, text: string, reason = text): vo
   );
 }
 
-function plain(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(text);
-}
-
 /** The full error with its stack, for the service log only. */
 function errorForLog(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
 /**
- * The service's one HTTP server: tRPC, login, the terminal WebSocket, and the web UI behind a
- * proxy. Every request and upgrade must name an allowed host and an origin-form path; every route
- * except login checks the session cookie; every WebSocket upgrade and every state-changing request
- * also checks the Origin.
+ * The service's one HTTP server: the plain routes of one table (http-route-table.ts: tRPC, login,
+ * share links, uploads, archives), the WebSockets of another (socket-route-table.ts), and the web
+ * UI behind a proxy. Every request and upgrade must name an allowed host and an origin-form path;
+ * every WebSocket upgrade and every state-changing request also checks the Origin; each route
+ * declares who may call it, and a page of the UI needs a session unless it is public.
  */
 export function createServer(deps: ServerDeps): { server: http.Server; close(): Promise<void> } {
   const { auth, workspaces, agent, driver, log } = deps;
   const allowedHosts = new Set(deps.allowedHosts);
   const principal = (req: IncomingMessage) => auth.session(readCookie(req, SESSION_COOKIE));
-  const shareFailures = new FailureBackoff();
   const { presence } = deps;
   const terminals = new TerminalDirectory(driver);
 
@@ -134,6 +131,20 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     },
   });
 
+  const routes = new HttpRouter(
+    httpRoutes({
+      auth,
+      secureCookies: deps.secureCookies,
+      shareFailures: new FailureBackoff(),
+      trpc,
+      uploads: deps.imports.uploads,
+      driver,
+      log,
+    }),
+    SERVICE_PATHS,
+    { principalOf: principal, workspaces },
+  );
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     setSecurityHeaders(res);
     if (!hostAllowed(req.headers.host, allowedHosts)) return plain(res, 421, MISDIRECTED);
@@ -145,35 +156,15 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     if (mutating && !originAllowed(req, deps.allowedOrigins)) {
       return plain(res, 403, "cross-origin request refused: a change needs the Origin of this service");
     }
-    if (url.pathname === "/healthz") {
-      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
-      return;
-    }
-    if (
-      url.pathname.startsWith("/auth/") &&
-      (await handleAuthRoute(req, res, url, auth, deps.secureCookies, shareFailures))
-    )
-      return;
-    if (url.pathname.startsWith("/api/trpc/")) {
-      trpc(req, res);
-      return;
-    }
-    const imports = { principalOf: principal, uploads: deps.imports.uploads, workspaces, driver, log };
-    if (url.pathname.startsWith("/api/") && (await handleImportRoute(req, res, url, imports))) return;
-    if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/auth/")) {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-      return;
-    }
+    if (await routes.handle(req, res, url)) return;
+    // Everything the table does not name is a page of the web UI.
     if (!isPublicPage(url.pathname) && !(await principal(req))) {
       // A guest whose link ended learns why, instead of meeting a login they cannot use.
       const ended = await auth.whyEnded(readCookie(req, SESSION_COOKIE));
       res.writeHead(302, { location: ended ? `/ended?code=${ended}` : "/login" }).end();
       return;
     }
-    if (!deps.webUpstream) {
-      res.writeHead(503, { "content-type": "text/plain" }).end("the web UI is not configured");
-      return;
-    }
+    if (!deps.webUpstream) return plain(res, 503, "the web UI is not configured");
     proxyToWeb(deps.webUpstream, url, req, res);
   };
 

@@ -106,7 +106,7 @@ const t = initTRPC
 export const router = t.router;
 
 /** An error of the layers below as a tRPC error whose message a person can act on, if it is one. */
-function mappedError(cause: unknown): TRPCError | undefined {
+export function mappedError(cause: unknown): TRPCError | undefined {
   if (cause instanceof WorkspaceError) {
     const code = cause.kind === "not_found" ? "NOT_FOUND" : "PRECONDITION_FAILED";
     return new TRPCError({ code, message: cause.message, cause });

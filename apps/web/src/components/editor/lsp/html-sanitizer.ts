@@ -1,74 +1,54 @@
+import DOMPurify, { type Config } from "dompurify";
+
 /**
- * Hover and completion docs come from the workspace's code (docstrings, comments), which is
- * untrusted; the client renders their Markdown to HTML. Only plain formatting survives: any other
- * element becomes its text, scripts and styles vanish, and no attribute but `class` (used by the
- * code highlighting) is kept.
+ * Hover and completion docs come from the workspace's code (docstrings, comments) through its
+ * language server, which is untrusted; the client renders their Markdown to HTML. Only plain
+ * formatting survives: any other element becomes its text (links and images included), scripts,
+ * styles and embedded documents vanish with their content, and no attribute but `class` (used by
+ * the code highlighting) is kept.
  */
-
-const KEEP = new Set([
-  "p",
-  "pre",
-  "code",
-  "span",
-  "div",
-  "em",
-  "strong",
-  "b",
-  "i",
-  "del",
-  "ul",
-  "ol",
-  "li",
-  "br",
-  "hr",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "blockquote",
-  "table",
-  "thead",
-  "tbody",
-  "tr",
-  "th",
-  "td",
-]);
-const DROP = new Set(["script", "style", "iframe", "object", "embed", "template", "noscript", "svg", "math"]);
-
-export type ElementPolicy = "keep" | "text" | "drop";
-
-export function elementPolicy(tag: string): ElementPolicy {
-  const name = tag.toLowerCase();
-  if (KEEP.has(name)) return "keep";
-  return DROP.has(name) ? "drop" : "text";
-}
-
-export function keepsAttribute(name: string): boolean {
-  return name.toLowerCase() === "class";
-}
+const HOVER_POLICY: Config = {
+  ALLOWED_TAGS: [
+    "p",
+    "pre",
+    "code",
+    "span",
+    "div",
+    "em",
+    "strong",
+    "b",
+    "i",
+    "del",
+    "ul",
+    "ol",
+    "li",
+    "br",
+    "hr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+  ],
+  ALLOWED_ATTR: ["class"],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  // Removed elements leave their text; these (beyond DOMPurify's own list) leave nothing.
+  KEEP_CONTENT: true,
+  ADD_FORBID_CONTENTS: ["object", "embed"],
+};
 
 /** `html` with only the formatting above left; needs a DOM (the browser). */
 export function sanitizeHtml(html: string): string {
-  // DOMParser builds an inert document: nothing in it loads or runs while it is cleaned.
-  const body = new DOMParser().parseFromString(html, "text/html").body;
-  clean(body);
-  return body.innerHTML;
-}
-
-function clean(parent: Element): void {
-  for (const child of [...parent.children]) {
-    const policy = elementPolicy(child.tagName);
-    if (policy === "drop") {
-      child.remove();
-    } else if (policy === "text") {
-      child.replaceWith(child.ownerDocument.createTextNode(child.textContent ?? ""));
-    } else {
-      for (const attribute of [...child.attributes]) {
-        if (!keepsAttribute(attribute.name)) child.removeAttribute(attribute.name);
-      }
-      clean(child);
-    }
-  }
+  // Without a DOM DOMPurify hands its input back unchanged: refuse instead.
+  if (!DOMPurify.isSupported) throw new Error("hover HTML can only be cleaned in a browser");
+  return DOMPurify.sanitize(html, HOVER_POLICY);
 }

@@ -1,0 +1,39 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthService } from "../auth/auth-service";
+import { authRoutes } from "./auth-routes";
+import type { FailureBackoff } from "./failure-backoff";
+import type { HttpRoute } from "./http-routes";
+import { type ImportRouteDeps, importRoutes } from "./import-routes";
+
+/** Paths the service keeps for itself: one the table does not name is 404, never a page of the UI. */
+export const SERVICE_PATHS = ["/api/", "/auth/"] as const;
+
+export interface HttpRouteTableDeps extends ImportRouteDeps {
+  auth: AuthService;
+  secureCookies: boolean;
+  /** Holds back wrong share-link guesses (failure-backoff.ts). */
+  shareFailures: FailureBackoff;
+  /** The tRPC handler for `/api/trpc/<procedure>`. */
+  trpc(req: IncomingMessage, res: ServerResponse): void;
+}
+
+/** Every plain HTTP route the service serves; everything else is the web UI's (server.ts). */
+export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
+  return [
+    {
+      method: "ANY",
+      path: "/healthz",
+      access: "anyone",
+      handle: ({ res }) => void res.writeHead(200, { "content-type": "text/plain" }).end("ok"),
+    },
+    // Each procedure declares the role it needs (trpc/init.ts).
+    {
+      method: "ANY",
+      path: "/api/trpc/*procedure",
+      access: "anyone",
+      handle: ({ req, res }) => deps.trpc(req, res),
+    },
+    ...authRoutes(deps.auth, deps.secureCookies, deps.shareFailures),
+    ...importRoutes(deps),
+  ];
+}
