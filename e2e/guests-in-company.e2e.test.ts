@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TRPCClient } from "@trpc/client";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -51,7 +52,7 @@ describe("guests in company, in Chromium", () => {
   async function within(since: number, deadlineMs: number, what: string, condition: () => Promise<boolean>) {
     while (!(await condition())) {
       if (Date.now() - since > deadlineMs) throw new Error(`${what} did not happen within ${deadlineMs} ms`);
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     return Date.now() - since;
   }

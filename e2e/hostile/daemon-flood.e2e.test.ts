@@ -1,5 +1,6 @@
 // A workspace attacks the service through its daemon's streams: the service must stay small, drop
 // that one connection (logged once), reconnect on the next call, and no other workspace notices.
+import { setTimeout as sleep } from "node:timers/promises";
 
 import { containerLayout } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -88,7 +89,7 @@ describe("a workspace flooding its daemon's streams", () => {
       `echo ${mode} > /tmp/daemon-mode && pkill -f '[d]aemon.mjs'`,
     ]);
     expect(code).toBe(0);
-    while (daemon.connected) await new Promise((r) => setTimeout(r, 20));
+    while (daemon.connected) await sleep(20);
   };
 
   it("refuses a workspace process that writes a huge frame into the daemon's stdout", async () => {

@@ -1,6 +1,7 @@
 // A workspace stops its own daemon (SIGSTOP, as any process of the workspace's user can): calls
 // must fail with a plain message instead of hanging, and the next call gets a new daemon. The
 // same for a daemon that never answers its first ping.
+import { setTimeout as sleep } from "node:timers/promises";
 
 import { containerLayout } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,7 +49,7 @@ describe("a workspace whose daemon stops answering", () => {
 
     // The failed request is followed by a ping; unanswered, it ends the connection, logged once.
     const daemon = t.service.workspaces.daemon(a);
-    while (daemon.connected) await new Promise((r) => setTimeout(r, 50));
+    while (daemon.connected) await sleep(50);
     expect(log.filter((line) => line.startsWith(`[daemon ${a}] connection dropped`))).toEqual([
       `[daemon ${a}] connection dropped: the daemon stopped answering`,
     ]);
@@ -61,7 +62,7 @@ describe("a workspace whose daemon stops answering", () => {
     for (;;) {
       const { out } = await execIn(t.instance, a, ["pgrep", "-c", "-f", "/opt/coder/daemon.mjs"]);
       if (out.trim() === "1") break;
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
   }, 60_000);
 
@@ -74,7 +75,7 @@ describe("a workspace whose daemon stops answering", () => {
       "echo silent > /tmp/daemon-mode && pkill -f '[d]aemon.mjs'",
     ]);
     expect(code).toBe(0);
-    while (daemon.connected) await new Promise((r) => setTimeout(r, 20));
+    while (daemon.connected) await sleep(20);
 
     await expect(t.api.files.tree.query({ workspaceId: a })).rejects.toThrow(
       "the workspace daemon did not answer within 3 s",

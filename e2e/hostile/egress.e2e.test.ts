@@ -1,5 +1,6 @@
 import { connect, createServer, type Server } from "node:net";
 import { networkInterfaces } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceNetworks } from "../../apps/sandbox/src/docker/testing/engine-probes";
 import {
@@ -91,7 +92,7 @@ describe("an egress workspace reaches the public internet only", () => {
     const deadline = Date.now() + 20_000;
     while ((await reachable(plain, ids.listener, ["127.0.0.1:8080"])).length === 0) {
       if (Date.now() > deadline) throw new Error("the listener in the workspace never came up");
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
     const [network] = Object.values(await workspaceNetworks(plain.instance, ids.listener));
     expect(await reachable(plain, ids.prober, [`${network?.IPAddress}:8080`])).toEqual([]);

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { connectLsp } from "../../apps/sandbox/src/lsp/testing/lsp-client";
@@ -23,7 +24,7 @@ async function settle(read: () => Promise<number>, expected: number, ms = 20_000
   const deadline = Date.now() + ms;
   let value = await read();
   while (value !== expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     value = await read();
   }
   return value;
@@ -99,7 +100,7 @@ describe("a closed socket ends its process in the workspace", () => {
     term.type("echo shell-pid-$$-end\r");
     const pid = async () => term.screen().match(/shell-pid-(\d+)-end/)?.[1];
     const deadline = Date.now() + 15_000;
-    while (!(await pid()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!(await pid()) && Date.now() < deadline) await sleep(50);
     await term.close();
     const found = await pid();
     if (!found) throw new Error(`the shell never answered; the screen shows:\n${term.screen()}`);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 
 /**
@@ -73,8 +74,6 @@ export interface ModelServer {
 
 const chunks = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : typeof value === "string" ? [value] : value;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function sendJson(
   res: http.ServerResponse,

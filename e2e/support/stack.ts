@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../../apps/sandbox/src/config";
 import { type RunningService, startService } from "../../apps/sandbox/src/service";
 import { newInstance, removeInstance, testServiceConfig } from "../../apps/sandbox/src/testing/harness";
@@ -36,7 +37,7 @@ async function waitForHttp(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   throw new Error(`the web UI did not answer at ${url}:\n${log()}`);
 }

@@ -1,7 +1,9 @@
 // Step 2: a Docker engine that answers. Uses the one the user has; as root on Debian, installs
 // docker.io and starts dockerd in the background when there is none.
+
 import { spawn } from "node:child_process";
 import { mkdir, open, readFile, stat } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { aptInstall, canInstallPackages } from "./apt.mjs";
 import { capture, findCommand, run } from "./run.mjs";
 import { info, SetupError } from "./steps.mjs";
@@ -119,7 +121,7 @@ export async function waitForEngine(stoppedReason = () => null, timeoutMs = STAR
           : `dockerd did not answer within ${timeoutMs / 1000}s`;
       throw new SetupError(`${why}. Last lines of ${DOCKERD_LOG}:\n${await logTail(DOCKERD_LOG, 12)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

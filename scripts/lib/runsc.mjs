@@ -1,5 +1,7 @@
 // CODER_RUNTIME=runsc: gVisor's runsc registered with the Docker engine as a runtime.
+
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { isDeepStrictEqual } from "node:util";
 import { aptInstall, isRoot } from "./apt.mjs";
 import { capture, findCommand } from "./run.mjs";
@@ -86,6 +88,6 @@ async function reloadEngine() {
     if (performance.now() > deadline) {
       throw new SetupError(`dockerd did not load the runsc runtime from ${DAEMON_JSON}; see its log.`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
   }
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { StoredSessionEvent } from "@coder/protocol";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
@@ -153,7 +154,7 @@ export async function run(): Promise<BenchResult[]> {
         if (e.type === "turn.finished") return;
       }
     });
-    await new Promise((r) => setTimeout(r, 500)); // let every stream connect
+    await sleep(500); // let every stream connect
     await t.api.session.prompt.mutate({ sessionId: fan.id, text: "stream to everyone" });
     await Promise.all(readers);
     const all = arrived.flat();

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { PresencePerson } from "@coder/protocol";
 import pg from "pg";
 import type { BenchResult } from "../../../bench/types";
@@ -66,7 +67,7 @@ async function presenceLatencies(
       clientId: "bench-watch-a",
       path: ready,
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   onA.latencies.length = 0;
   onB.latencies.length = 0;
@@ -78,7 +79,7 @@ async function presenceLatencies(
       clientId: "bench-watch-a",
       path: file,
     });
-    while (!onA.seen.has(file) || !onB.seen.has(file)) await new Promise((r) => setTimeout(r, 2));
+    while (!onA.seen.has(file) || !onB.seen.has(file)) await sleep(2);
   }
   await Promise.all([onA.done, onB.done]);
   return { onA: onA.latencies, onB: onB.latencies };
@@ -143,14 +144,14 @@ export async function run(): Promise<BenchResult[]> {
     const onB = subscriber(b.url, cookieB);
     // Both streams connected and following: an untimed event reaches both first.
     const ready = await a.agent.events.append(session.id, { type: "todos.updated", todos: [] });
-    while (onA.lastSeen < ready.id || onB.lastSeen < ready.id) await new Promise((r) => setTimeout(r, 20));
+    while (onA.lastSeen < ready.id || onB.lastSeen < ready.id) await sleep(20);
     for (let i = 0; i < EVENTS; i++) {
       const stored = await a.agent.events.append(session.id, {
         type: "todos.updated",
         todos: [{ id: String(i), content: `item ${i}`, status: "pending", priority: "low" }],
       });
       committed.set(stored.id, now());
-      await new Promise((r) => setTimeout(r, SPACING_MS));
+      await sleep(SPACING_MS);
     }
     await Promise.all([onA.done, onB.done]);
     const presence = await presenceLatencies(a.url, b.url, cookieA, cookieB, streams.signal);

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { TRPCClient } from "@trpc/client";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
@@ -7,7 +8,6 @@ import { openTerminal, startTestService, type TestService, waitForStatus } from 
 import type { AppRouter } from "../src/trpc/router";
 
 const now = () => performance.now();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SAMPLES = 7;
 
 /** A tool call on the workspace, retried every 5 ms while the workspace is not ready yet. */

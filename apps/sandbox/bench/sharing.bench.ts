@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
 import { roleOn } from "../src/auth/principal";
@@ -54,7 +55,7 @@ async function revokeRound(t: TestService, workspaceId: string, round: number): 
   for (;;) {
     const [listed] = (await t.api.share.list.query({ workspaceId })).filter((l) => l.id === link.id);
     if (listed?.openConnections === GUESTS) break;
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
   const start = now();
   await t.api.share.revoke.mutate({ shareId: link.id });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
 import { execCat } from "../src/docker/testing/engine-probes";
@@ -46,7 +47,7 @@ export async function run(): Promise<BenchResult[]> {
     const viaDaemon: number[] = [];
     const viaExec: number[] = [];
     for (let round = 0; round < 5; round++) {
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       for (let i = 0; i < 20; i++) {
         const s = now();
         await daemon.request("tools.execute", {
@@ -57,7 +58,7 @@ export async function run(): Promise<BenchResult[]> {
         });
         viaDaemon.push(now() - s);
       }
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       for (let i = 0; i < 8; i++) {
         const s = now();
         await execCat(t.instance, id, "/workspace/bench.txt");

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { AccessCloseCode } from "@coder/protocol";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,7 +57,7 @@ async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> 
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition never held");
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }
 

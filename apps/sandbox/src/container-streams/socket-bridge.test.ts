@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { SocketBridge } from "./socket-bridge";
@@ -43,7 +44,7 @@ function bridgeOn(ws: WebSocket, maxEarlyBytes = 10) {
 }
 
 const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((r) => setTimeout(r, 10));
+  while (!condition()) await sleep(10);
 };
 
 describe("the bridge between a browser socket and a process in the container", () => {

@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import { unfailingWrites } from "./unfailing-writes";
@@ -22,7 +23,7 @@ describe("requests to a daemon whose input has closed", () => {
     );
     conn.listen();
     const answer = conn.sendRequest("ping", {});
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     conn.dispose();
     await expect(answer).rejects.toThrow();
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execIn, openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
 
@@ -6,7 +7,7 @@ async function spareReady(t: TestService): Promise<void> {
   const deadline = Date.now() + 120_000;
   while ((await t.service.workspaces.pool.count()) < 1) {
     if (Date.now() > deadline) throw new Error("the warm pool never made a spare");
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 
@@ -93,7 +94,7 @@ describe.each([
     const term = await openTerminal(t.url, t.cookie, id, "bomb");
     await term.waitFor(/\$ /);
     term.send("bomb() { bomb | bomb & }; bomb\r");
-    await new Promise((r) => setTimeout(r, 4000));
+    await sleep(4000);
     // The service still answers while the container is saturated.
     const list = await t.api.workspace.list.query();
     expect(list.some((w) => w.id === id)).toBe(true);

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { request } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService, waitForStatus } from "../testing/harness";
 
@@ -78,7 +79,7 @@ describe("guessing share links", () => {
       ),
     );
     // The first four answers are held 250, 500, 1000 and 2000 ms after the one before.
-    while (answers.length < 4) await new Promise((r) => setTimeout(r, 50));
+    while (answers.length < 4) await sleep(50);
     stop.abort();
     await Promise.all(guesses);
     const at = answers.slice(0, 4).map((a) => a.at);

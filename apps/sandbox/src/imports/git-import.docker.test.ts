@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ImportProgress, Workspace } from "@coder/protocol";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ async function waitForError(t: TestService, workspaceId: string, timeoutMs = 60_
     if (ws.status === "error") return ws;
     if (ws.status === "running") throw new Error("the workspace came up although its import should fail");
     if (Date.now() > deadline) throw new Error(`workspace still ${ws.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }
 
@@ -148,7 +149,7 @@ describe("a workspace created from a git URL", () => {
     const watch = (async () => {
       while (!watching.signal.aborted) {
         for (const config of await runningJobConfigs(t.instance)) jobs.add(config);
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
       }
     })();
     const direct = await create("private-direct", {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -49,7 +50,7 @@ async function waitForError(t: TestService, workspaceId: string): Promise<string
     if (ws.status === "error") return ws.detail ?? "";
     if (ws.status === "running") throw new Error("the workspace came up although its import should fail");
     if (Date.now() > deadline) throw new Error(`workspace still ${ws.status}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }
 

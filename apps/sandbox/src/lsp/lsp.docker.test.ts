@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_LSP_SERVERS, LspCloseCode, type LspServerConfig } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -42,7 +43,7 @@ function open(client: LspSocketClient, path: string, languageId: string, text: s
 }
 
 async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((r) => setTimeout(r, 100));
+  while (!(await condition())) await sleep(100);
 }
 
 describe("language servers in a workspace, through the LSP proxy", () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execIn, openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
 
@@ -28,7 +29,7 @@ describe("terminals", () => {
     await second.waitFor(/marker-42/);
     first.ws.close();
     second.ws.close();
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     const sessions = await execIn(t.instance, id, ["tmux", "list-sessions", "-F", "#{session_name}"]);
     expect(sessions.out).toContain("shared");
     const again = await openTerminal(t.url, t.cookie, id, "shared");
@@ -49,7 +50,7 @@ describe("terminals", () => {
     });
     term.send("yes coder-flood | head -c 50000000; echo flood-done\r");
     // Do not ack for a while: the service must stop sending once the high-water mark is reached.
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(1500);
     const unackedPeak = received;
     expect(unackedPeak).toBeLessThan(4 * 1024 * 1024);
     // Now ack everything as it arrives; the command finishes and the prompt returns.
@@ -59,7 +60,7 @@ describe("terminals", () => {
     };
     const timer = setInterval(ack, 20);
     const deadline = Date.now() + 60_000;
-    while (!/flood-done/.test(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!/flood-done/.test(text) && Date.now() < deadline) await sleep(50);
     clearInterval(timer);
     expect(text).toMatch(/flood-done/);
     term.ws.close();
@@ -108,7 +109,7 @@ describe("terminals", () => {
     });
     term.ws.send("not json");
     term.ws.send(JSON.stringify({ type: "resize", cols: -1, rows: 5 }));
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(errors.filter((e) => e.includes('"error"'))).toHaveLength(2);
     term.send("echo still-$((1+1))\r");
     await term.waitFor(/still-2/);

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { MAX_CALLS_PER_BATCH, type Workspace } from "@coder/protocol";
 import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
 import WebSocket from "ws";
@@ -204,7 +205,7 @@ export async function waitForStatus(
     if (ws.status === status) return ws;
     if (ws.status === "error") throw new Error(`workspace failed: ${ws.detail}`);
     if (Date.now() > deadline) throw new Error(`workspace still ${ws.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 
@@ -259,7 +260,7 @@ export async function openTerminal(
       while (!re.test(text)) {
         if (Date.now() > deadline)
           throw new Error(`terminal never showed ${re}; it shows:\n${text.slice(-2000)}`);
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
       }
     },
   };

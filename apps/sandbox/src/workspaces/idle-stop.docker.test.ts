@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Workspace } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectEvents } from "../agent/testing/event-view";
@@ -42,7 +43,7 @@ describe(`a workspace nothing uses for CODER_IDLE_STOP_SECONDS (${IDLE_SECONDS} 
       const workspace = await listed(id);
       if (workspace.status === status) return workspace;
       if (Date.now() > deadline) throw new Error(`workspace ${id} is still ${workspace.status}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
   }
 
@@ -75,7 +76,7 @@ describe(`a workspace nothing uses for CODER_IDLE_STOP_SECONDS (${IDLE_SECONDS} 
     const deadline = Date.now() + 60_000;
     while ((await detail()).turn?.id === turnId) {
       if (Date.now() > deadline) throw new Error("the turn never finished");
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     const parts = (await detail()).messages.flatMap((m) => m.parts);
     expect(parts.some((p) => p.type === "tool" && p.tool === "read" && p.state === "completed")).toBe(true);
@@ -192,7 +193,7 @@ describe("two service instances on one database", () => {
       const deadline = Date.now() + 60_000;
       while ((await status(id)) !== "stopped") {
         if (Date.now() > deadline) throw new Error(`workspace ${id} was never stopped`);
-        await new Promise((r) => setTimeout(r, 100));
+        await sleep(100);
       }
     };
     // Made through A, used through B only.

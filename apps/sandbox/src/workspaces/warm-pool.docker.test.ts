@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { containerIdOf, tagImage, untagImage } from "../docker/testing/engine-probes";
 import type { RunningService } from "../service";
@@ -22,7 +23,7 @@ async function poolReaches(service: RunningService, n: number, timeoutMs = 120_0
   while ((await service.workspaces.pool.count()) !== n) {
     if (Date.now() > deadline)
       throw new Error(`the warm pool never held ${n} spares; the service logged:\n${logs.join("\n")}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 
@@ -145,7 +146,7 @@ describe("the warm pool", () => {
     const deadline = Date.now() + 60_000;
     while ((await unclaimedSpares(place.instance, next.service)).includes(oldSpare ?? "")) {
       if (Date.now() > deadline) throw new Error("the old spare was never retired");
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     const created = await next.api.workspace.create.mutate({ name: "new-image" });
     expect(created).toMatchObject({ status: "running", image: rebuilt });

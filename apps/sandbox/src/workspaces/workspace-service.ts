@@ -216,7 +216,7 @@ export class WorkspaceService {
       } catch (err) {
         if (!signal.aborted) this.log(`engine events: ${(err as Error).message}; retrying`);
       }
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(1000);
     }
   }
 

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { LspServerConfig } from "@coder/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LspNotInstalledError, LspServerError } from "./errors";
@@ -42,7 +43,7 @@ function isAlive(pid: number): boolean {
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 10));
+  while (!condition()) await sleep(10);
 }
 
 const alive = async (client: { alive: boolean }) => client.alive;
@@ -84,7 +85,7 @@ describe("LspManager", () => {
     const m = manager(1);
     const server = fakePython({ pidFile });
     const result = await m.use(server, scratch, async (client) => {
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
       return client.alive;
     });
     expect(result.value).toBe(true);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { inject } from "vitest";
 import { type DatabaseSettings, type Db, openDatabase } from "../database";
@@ -49,7 +50,7 @@ async function dropPostgresDatabase(url: string): Promise<void> {
       } catch (error) {
         // 55006: still in use, by a connection whose close is under way.
         if ((error as { code?: string }).code !== "55006" || attempt >= 100) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
     }
   });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ReadResult } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
 import { EditorController, type FilesApi } from "./editor-controller";
@@ -78,7 +79,7 @@ function setup(initial: Record<string, string>, answers: { confirm?: boolean } =
     const length = controller.documents.get(path)?.state.doc.length ?? 0;
     controller.transact(path, { changes: { from: length, insert } });
   };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const settle = () => sleep(0);
   return { disk, controller, errors, confirms, text, tab, type, settle, tabs };
 }
 
