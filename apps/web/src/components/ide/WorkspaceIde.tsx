@@ -42,57 +42,57 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
   }, [workspace]);
 
   return (
-    <PresenceContext.Provider value={presence}>
-      <div className={styles.ide}>
-        <header className={styles.header}>
-          <Link href="/" className={styles.back} title="All workspaces">
-            ← Workspaces
-          </Link>
-          <span className={styles.name}>{workspace?.name ?? "…"}</span>
-          {workspace && <StatusBadge workspace={workspace} />}
-          {access?.kind === "guest" && (
-            <span className={styles.role} data-testid="role-badge" title={`You joined as ${access.name}`}>
-              {access.role}
-            </span>
-          )}
-          <span className={styles.spacer} />
-          <PresenceList />
-          {access && access.role !== "viewer" && (
-            // A download, not a page: the browser keeps the IDE open.
-            <a
-              className="button"
-              href={`/api/workspaces/${workspaceId}/archive`}
-              download
-              data-testid="workspace-download"
-            >
-              Download
-            </a>
-          )}
-          {access?.role === "owner" && <ShareButton workspaceId={workspaceId} ref={share} />}
-          <LogoutButton label={access?.kind === "guest" ? "Leave" : "Log out"} />
-        </header>
-        {query.isError && <Unavailable error={query.error} />}
-        {workspace && !running && (
-          <NotRunning workspace={workspace} withIde={shown} owner={owner} resume={resume} />
+    <div className={styles.ide}>
+      <header className={styles.header}>
+        <Link href="/" className={styles.back} title="All workspaces">
+          ← Workspaces
+        </Link>
+        <span className={styles.name}>{workspace?.name ?? "…"}</span>
+        {workspace && <StatusBadge workspace={workspace} />}
+        {access?.kind === "guest" && (
+          <span className={styles.role} data-testid="role-badge" title={`You joined as ${access.name}`}>
+            {access.role}
+          </span>
         )}
-        {running && resume.resumed && <ProcessesEnded onDismiss={resume.dismiss} />}
-        {shown && access && (
-          <WorkspaceAccessProvider access={access}>
+        <span className={styles.spacer} />
+        <PresenceList presence={presence} />
+        {access && access.role !== "viewer" && (
+          // A download, not a page: the browser keeps the IDE open.
+          <a
+            className="button"
+            href={`/api/workspaces/${workspaceId}/archive`}
+            download
+            data-testid="workspace-download"
+          >
+            Download
+          </a>
+        )}
+        {access?.role === "owner" && <ShareButton workspaceId={workspaceId} ref={share} />}
+        <LogoutButton label={access?.kind === "guest" ? "Leave" : "Log out"} />
+      </header>
+      {query.isError && <Unavailable error={query.error} />}
+      {workspace && !running && (
+        <NotRunning workspace={workspace} withIde={shown} owner={owner} resume={resume} />
+      )}
+      {running && resume.resumed && <ProcessesEnded onDismiss={resume.dismiss} />}
+      {shown && access && (
+        <WorkspaceAccessProvider access={access}>
+          <PresenceContext.Provider value={presence}>
             <IdeLayout
               workspaceId={workspaceId}
               running={running}
               onActiveFile={presence.showFile}
               onShare={openShare}
             />
-          </WorkspaceAccessProvider>
-        )}
-        {query.isPending && (
-          <p className={styles.message}>
-            <span className="spinner" /> Loading the workspace…
-          </p>
-        )}
-      </div>
-    </PresenceContext.Provider>
+          </PresenceContext.Provider>
+        </WorkspaceAccessProvider>
+      )}
+      {query.isPending && (
+        <p className={styles.message}>
+          <span className="spinner" /> Loading the workspace…
+        </p>
+      )}
+    </div>
   );
 }
 

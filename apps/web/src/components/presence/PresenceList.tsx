@@ -2,8 +2,8 @@
 
 import { GuestBadge } from "./GuestBadge";
 import styles from "./presence.module.css";
-import { usePresenceState } from "./presence-context";
 import { presenceLabel } from "./presence-label";
+import type { Presence } from "./use-presence";
 
 function initials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
@@ -18,8 +18,8 @@ function initials(name: string): string {
  * Everyone connected to the workspace now, and the agent while it works: a coloured badge each,
  * with name, role and file. Clicking someone else follows them (their file, their cursor).
  */
-export function PresenceList() {
-  const { people, following, follow } = usePresenceState();
+export function PresenceList({ presence }: { presence: Presence }) {
+  const { people, following, follow } = presence;
   return (
     <ul className={styles.list} data-testid="presence" aria-label="People in this workspace" data-follow-keep>
       {people.map((person) => {
