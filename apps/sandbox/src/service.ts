@@ -94,6 +94,7 @@ export async function startService(
     workspace: (id) => daemonWorkspace(workspaces, id, collab),
     workspaceInfo: (id) => workspaces.get(id),
     log,
+    presence,
   });
   // Earlier versions kept the service tools' cut outputs here on the host (and never removed
   // them); they now go to the workspace's spill folder, so what is left here is only litter.

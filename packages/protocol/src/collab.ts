@@ -48,9 +48,11 @@ export interface CollabUser {
   color: string;
   /** The colour of their selection (`color` with transparency). */
   colorLight: string;
+  /** Their entry's id on the presence board (`PresencePerson.id`): a follower finds their cursor by it. */
+  presenceId?: string;
 }
 
-/** The name and colour of the agent's edits in the editors. */
+/** The name and colour of the agent's edits in the editors (its turn's prompter is added to the name). */
 export const AGENT_COLLAB_USER: CollabUser = { name: "Agent", color: "#c5c8c6", colorLight: "#c5c8c633" };
 
 /**

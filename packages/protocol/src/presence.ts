@@ -29,4 +29,9 @@ export interface PresencePerson {
   file: string | null;
   /** Whether this entry is the caller. */
   you: boolean;
+  /**
+   * Present on the agent's entry while one of its turns runs: `for` is the name of the person who
+   * prompted it (null when nobody is named), and `file` what its running call reads or changes.
+   */
+  agent?: { for: string | null };
 }

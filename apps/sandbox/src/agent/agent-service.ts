@@ -26,6 +26,7 @@ import { startTurn } from "./loop/turn-start";
 import type { RuntimeDeps } from "./loop/turn-state";
 import { ModelCatalog, ModelConfigError } from "./models/catalog";
 import { bashParser } from "./permissions/bash-grammar";
+import type { AgentPresence } from "./presence/agent-presence";
 import { type RevertResult, TurnChanges } from "./snapshots/turn-revert";
 import { turnSummaries } from "./snapshots/turn-summaries";
 import { SessionStore } from "./store/session-store";
@@ -51,6 +52,8 @@ export interface AgentServiceOptions {
   /** First wait before retrying a failed model call (default 2 s; tests shorten it). */
   retryBaseMs?: number;
   web?: { policy?: AddressPolicy; resolve?: DnsLookup };
+  /** Where running turns show with the people on the workspace. */
+  presence?: AgentPresence;
 }
 
 const DEFAULT_TITLE = "New session";
@@ -102,6 +105,7 @@ export class AgentService {
       egress: async (id) => (await options.workspaceInfo(id)).egress,
       retryBaseMs: options.retryBaseMs ?? 2000,
       ...(options.web ? { web: options.web } : {}),
+      ...(options.presence ? { presence: options.presence } : {}),
       logLine: log,
     };
     this.turnChanges = new TurnChanges(
@@ -289,7 +293,9 @@ export class AgentService {
       release = resolve;
     });
     this.running.set(session.id, { controller, done, workspaceId: session.workspaceId });
+    let leave: () => void = () => {};
     const finished = () => {
+      leave();
       this.running.delete(session.id);
       release();
       // The turn's end (and the title it may have set) is committed by now.
@@ -319,6 +325,8 @@ export class AgentService {
       ]);
       const { message, turn } = await startTurn(recorder, session, input.text, author);
       this.announceList(session.workspaceId);
+      const prompter = author?.name ?? null;
+      leave = this.deps.presence?.agentArrives(session.workspaceId, session.id, prompter) ?? leave;
       void runVerifiedTurns({
         deps: this.deps,
         store: this.store,
@@ -327,7 +335,7 @@ export class AgentService {
         history: [...history, message],
         model,
         recorder,
-        root: { sessionId: session.id, recorder, grants },
+        root: { sessionId: session.id, recorder, grants, prompter },
         signal: controller.signal,
       })
         .catch((error: Error) => this.deps.logLine(`turn ${turn.id} failed: ${error.stack ?? error.message}`))

@@ -5,6 +5,7 @@ import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
 import type { SocketRoute } from "../http/socket-routes";
 import type { WorkspaceService } from "../workspaces/workspace-service";
+import { agentCollabUser } from "./collab-user";
 import { RestingDocuments } from "./resting-documents";
 import { WorkspaceDocuments } from "./workspace-documents";
 
@@ -62,9 +63,19 @@ export class CollabService implements LiveFiles {
     await this.byWorkspace.get(workspaceId)?.flush(documentPaths(paths));
   }
 
-  /** An agent tool call may change `paths`: their changes show as the agent's; the result merges them at once. */
-  agentChanging(workspaceId: string, paths: readonly string[] | "any"): () => Promise<void> {
-    return this.byWorkspace.get(workspaceId)?.agentChanging(documentPaths(paths)) ?? (async () => undefined);
+  /**
+   * An agent tool call may change `paths`: their changes show as the agent's (working for
+   * `prompter`); the result merges them at once.
+   */
+  agentChanging(
+    workspaceId: string,
+    paths: readonly string[] | "any",
+    prompter?: string | null,
+  ): () => Promise<void> {
+    const documents = this.byWorkspace.get(workspaceId);
+    return (
+      documents?.agentChanging(documentPaths(paths), agentCollabUser(prompter)) ?? (async () => undefined)
+    );
   }
 
   /** The paths of the workspace's live documents. */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   AGENT_COLLAB_USER,
   type CollabNote,
+  type CollabUser,
   MAX_COLLAB_FILE_BYTES,
   type ReadResult,
   readResult,
@@ -96,6 +97,8 @@ export class LiveFile {
   private failing = false;
   /** Agent tool calls running that may change this file: changes on disk meanwhile are the agent's. */
   private agentCalls = 0;
+  /** The label of the agent's latest call here (whose prompt it works on). */
+  private agentUser: CollabUser = AGENT_COLLAB_USER;
 
   constructor(
     private readonly doc: Y.Doc,
@@ -131,9 +134,10 @@ export class LiveFile {
     return this.enqueue(() => this.writeBack());
   }
 
-  /** An agent tool call that may change the file starts (until the returned function is called). */
-  agentCallStarted(): () => void {
+  /** An agent tool call that may change the file starts (until the returned function is called); `agent` labels its edits. */
+  agentCallStarted(agent: CollabUser = AGENT_COLLAB_USER): () => void {
     this.agentCalls++;
+    this.agentUser = agent;
     let ended = false;
     return () => {
       if (!ended) this.agentCalls--;
@@ -282,7 +286,7 @@ export class LiveFile {
   private showAgent(): void {
     const at = this.merge.lastMergedEdit;
     if (!at) return;
-    this.sendAgentState({ user: AGENT_COLLAB_USER, cursor: { anchor: at, head: at } });
+    this.sendAgentState({ user: this.agentUser, cursor: { anchor: at, head: at } });
     clearTimeout(this.agentTimer);
     this.agentTimer = setTimeout(() => this.sendAgentState(null), AGENT_CURSOR_MS);
   }

@@ -5,6 +5,7 @@ import {
   COLLAB_TEXT,
   type CollabNote,
   CollabRefusal,
+  type CollabUser,
   type FileChange,
   fileChange,
   MAX_COLLAB_FILE_BYTES,
@@ -248,9 +249,9 @@ export class WorkspaceDocuments {
    * An agent tool call may change `paths` (all when omitted): what changes on disk meanwhile shows
    * as the agent's, and the returned function merges them at once when the call is over.
    */
-  agentChanging(paths: readonly string[] | undefined): () => Promise<void> {
+  agentChanging(paths: readonly string[] | undefined, agent: CollabUser): () => Promise<void> {
     const files = this.select(paths);
-    const ends = files.map((file) => file.agentCallStarted());
+    const ends = files.map((file) => file.agentCallStarted(agent));
     return async () => {
       await this.merge(files, "agent");
       for (const end of ends) end();

@@ -1,4 +1,4 @@
-import type { PresencePerson } from "@coder/protocol";
+import { AGENT_COLLAB_USER, type PresencePerson } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../auth/principal";
 import { MAX_TABS_PER_PERSON, PresenceBoard, TooManyTabsError } from "./presence-board";
@@ -79,6 +79,48 @@ describe("the presence board", () => {
     board.join("w1", ada, "editor", "tab-ada-01");
     oldLeave();
     expect((await watcher(board, owner).next())?.map((p) => p.name)).toEqual(["Ada"]);
+  });
+
+  it("shows the agent while a turn runs, for the person who prompted it, at the file its call reaches", async () => {
+    const board = new PresenceBoard();
+    board.join("w1", ada, "editor", "tab-ada-01");
+    const watching = watcher(board, owner);
+    await watching.next();
+    const leave = board.agentArrives("w1", "ses_1", "Ada");
+    const working = await watching.next();
+    expect(working?.map((p) => [p.name, p.agent?.for ?? null, p.file])).toEqual([
+      ["Ada", null, null],
+      ["Agent", "Ada", null],
+    ]);
+    board.agentAt("w1", "ses_1", "src/main.ts");
+    expect((await watching.next())?.find((p) => p.agent)?.file).toBe("src/main.ts");
+    leave();
+    expect((await watching.next())?.map((p) => p.name)).toEqual(["Ada"]);
+    watching.stop();
+  });
+
+  it("gives the agent the colour of its edits and the people theirs", async () => {
+    const board = new PresenceBoard();
+    board.join("w1", ada, "editor", "tab-ada-01");
+    const alone = (await watcher(board, owner).next())?.[0]?.colour;
+    board.agentArrives("w1", "ses_1", "Ada");
+    board.agentArrives("w1", "ses_2", "Owner");
+    const list = (await watcher(board, owner).next()) ?? [];
+    expect(list.map((p) => p.colour)).toEqual([alone, AGENT_COLLAB_USER.color, AGENT_COLLAB_USER.color]);
+    expect(list.filter((p) => p.agent).map((p) => p.agent?.for)).toEqual(["Ada", "Owner"]);
+  });
+
+  it("forgets a turn's file report once it left, and keeps the board of a later turn of the session", async () => {
+    const board = new PresenceBoard();
+    const first = board.agentArrives("w1", "ses_1", "Ada");
+    first();
+    board.agentAt("w1", "ses_1", "late.ts");
+    const second = board.agentArrives("w1", "ses_1", "Bob");
+    first();
+    const list = await watcher(board, owner).next();
+    expect(list?.map((p) => [p.agent?.for, p.file])).toEqual([["Bob", null]]);
+    second();
+    expect(await watcher(board, owner).next()).toEqual([]);
   });
 
   it("refuses more tabs per person than the cap", () => {

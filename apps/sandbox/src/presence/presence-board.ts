@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PresencePerson } from "@coder/protocol";
+import { AGENT_COLLAB_USER, type PresencePerson } from "@coder/protocol";
 import { displayName, type Principal, type Role } from "../auth/principal";
 import type { PresenceShare, SharedPerson } from "./presence-share";
 
@@ -30,6 +30,14 @@ interface Person {
   tabs: Map<string, Tab>;
 }
 
+/** The agent at work in one turn (its session's), for the person who prompted it. */
+interface AgentAtWork {
+  for: string | null;
+  since: number;
+  file: string | null;
+  touched: number;
+}
+
 /** A person as the board shows them, from this instance's tabs and the other instances' boards. */
 interface Shown extends SharedPerson {
   colour: string;
@@ -38,6 +46,8 @@ interface Shown extends SharedPerson {
 /** Everyone on one workspace, and the watchers to wake when that changes. */
 class Room {
   readonly people = new Map<string, Person>();
+  /** The turns this instance runs on the workspace, by their key. */
+  readonly agents = new Map<string, AgentAtWork>();
   /** The people the other service instances have on the workspace (none when alone). */
   remote: SharedPerson[] = [];
   readonly listeners = new Set<() => void>();
@@ -55,9 +65,24 @@ class Room {
     return this.remote.some((person) => person.key === key);
   }
 
-  /** This instance's people, as the other instances are told. */
+  /** Nobody is here on this instance: no person, no agent at work. */
+  get empty(): boolean {
+    return this.people.size === 0 && this.agents.size === 0;
+  }
+
+  /** This instance's people (and agents at work), as the other instances are told. */
   local(): SharedPerson[] {
-    return [...this.people].map(([key, person]) => {
+    const agents = [...this.agents].map(([key, agent]) => ({
+      key,
+      name: AGENT_COLLAB_USER.name,
+      // It changes files as its prompter could, never more than an editor.
+      role: "editor" as const,
+      file: agent.file,
+      touched: agent.touched,
+      since: agent.since,
+      agent: { for: agent.for },
+    }));
+    const people = [...this.people].map(([key, person]) => {
       const latest = [...person.tabs.values()].reduce((a, b) => (b.touched > a.touched ? b : a));
       return {
         key,
@@ -68,6 +93,7 @@ class Room {
         since: person.since,
       };
     });
+    return [...people, ...agents];
   }
 
   /**
@@ -94,6 +120,8 @@ class Room {
     const people = [...byKey.values()].sort((a, b) => a.since - b.since || a.key.localeCompare(b.key));
     const used = new Set<string>();
     return people.map((person) => {
+      // The agent has the colour its edits show in the editors, and takes none of the people's.
+      if (person.agent) return { ...person, colour: AGENT_COLLAB_USER.color };
       const own = PALETTE[hashOf(person.key) % PALETTE.length] ?? FALLBACK_COLOUR;
       const colour = used.has(own) ? (PALETTE.find((c) => !used.has(c)) ?? own) : own;
       used.add(colour);
@@ -105,6 +133,7 @@ class Room {
 const FALLBACK_COLOUR = "#adbac7";
 
 const personKey = (p: Principal) => `${p.kind}:${p.sessionId}`;
+const agentKey = (turn: string) => `agent:${turn}`;
 
 function hashOf(text: string): number {
   return createHash("sha256").update(text).digest().readUInt32BE(0);
@@ -201,14 +230,46 @@ export class PresenceBoard {
     this.changed(workspaceId, room);
   }
 
-  /** The name and colour the board gives `principal` on the workspace, while they are on it. */
-  identity(workspaceId: string, principal: Principal): { name: string; colour: string } | undefined {
+  /**
+   * The agent starts a turn (`turn`: its session) on the workspace for `prompter` (null: nobody
+   * named): it is on the board until the returned function is called.
+   */
+  agentArrives(workspaceId: string, turn: string, prompter: string | null): () => void {
+    const room = this.room(workspaceId);
+    const key = agentKey(turn);
+    const now = this.now();
+    const entry: AgentAtWork = { for: prompter, since: now, file: null, touched: now };
+    room.agents.set(key, entry);
+    this.changed(workspaceId, room);
+    return () => {
+      if (room.agents.get(key) !== entry) return;
+      room.agents.delete(key);
+      this.changed(workspaceId, room);
+      this.release(workspaceId, room);
+    };
+  }
+
+  /** The agent's turn `turn` reads or changes `file` now (null: no one file); ignored when it is not on the board. */
+  agentAt(workspaceId: string, turn: string, file: string | null): void {
+    const room = this.rooms.get(workspaceId);
+    const entry = room?.agents.get(agentKey(turn));
+    if (!room || !entry || entry.file === file) return;
+    entry.file = file;
+    entry.touched = this.now();
+    this.changed(workspaceId, room);
+  }
+
+  /** The id, name and colour the board gives `principal` on the workspace, while they are on it. */
+  identity(
+    workspaceId: string,
+    principal: Principal,
+  ): { id: string; name: string; colour: string } | undefined {
     const key = personKey(principal);
     const person = this.rooms
       .get(workspaceId)
       ?.shown()
       .find((p) => p.key === key);
-    return person && { name: person.name, colour: person.colour };
+    return person && { id: publicId(person.key), name: person.name, colour: person.colour };
   }
 
   /** The board as `viewer` sees it now, then again after every change, until `signal` aborts. */
@@ -262,6 +323,7 @@ export class PresenceBoard {
       role: person.role,
       file: person.file,
       you: person.key === you,
+      ...(person.agent ? { agent: person.agent } : {}),
     }));
   }
 
@@ -321,7 +383,7 @@ export class PresenceBoard {
 
   /** Forgets a workspace's room once no one is on it and no one watches it. */
   private release(workspaceId: string, room: Room): void {
-    if (room.people.size === 0 && room.listeners.size === 0 && this.rooms.get(workspaceId) === room) {
+    if (room.empty && room.listeners.size === 0 && this.rooms.get(workspaceId) === room) {
       this.rooms.delete(workspaceId);
     }
   }

@@ -79,6 +79,22 @@ describe("presence across service instances on one PostgreSQL database", () => {
     expect(colours.size).toBe(2);
   });
 
+  it("shows the agent at work on another instance, for its prompter, until its turn ends", async () => {
+    database = await openTestDatabase("postgres");
+    const a = await instance(false);
+    const b = await instance(true);
+    a.board.join("w1", owner, "owner", "tab-owner-1");
+    const onA = follow(a.board, owner);
+    await expect.poll(() => onA().length).toBe(1);
+    const leave = b.board.agentArrives("w1", "ses_1", "Ada");
+    b.board.agentAt("w1", "ses_1", "notes.txt");
+    await expect
+      .poll(() => onA().filter((e) => e.startsWith("Agent:")), { timeout: 10_000 })
+      .toEqual([expect.stringMatching(/^Agent:.*:notes\.txt$/)]);
+    leave();
+    await expect.poll(() => onA().map((e) => e.split(":")[0]), { timeout: 10_000 }).toEqual(["Owner"]);
+  });
+
   it("takes the people of an instance that stops off the others' boards", async () => {
     database = await openTestDatabase("postgres");
     const a = await instance(false);

@@ -14,6 +14,8 @@ export const sharedPerson = z.object({
   touched: z.number(),
   /** When they came (ms): colours and order follow it, the same on every instance. */
   since: z.number(),
+  /** Set on the agent at work: who prompted its turn. */
+  agent: z.object({ for: z.string().max(200).nullable() }).optional(),
 });
 export type SharedPerson = z.infer<typeof sharedPerson>;
 

@@ -6,6 +6,7 @@ import type { EventLog } from "../events/event-log";
 import type { SessionRecorder } from "../events/recorder";
 import type { PendingRequests } from "../interaction/pending-requests";
 import type { Rule } from "../permissions/rules";
+import type { AgentPresence } from "../presence/agent-presence";
 import type { AddressPolicy } from "../web/address-policy";
 import type { DnsLookup } from "../web/guarded-lookup";
 import type { WorkspacePort } from "../workspace/workspace-port";
@@ -29,6 +30,8 @@ export interface RuntimeDeps {
   /** Overrides for webfetch's address checks (tests). */
   web?: { policy?: AddressPolicy; resolve?: DnsLookup };
   logLine(line: string): void;
+  /** Shows running turns on the workspace's presence board. */
+  presence?: AgentPresence;
 }
 
 export interface ResolvedModel {
@@ -45,6 +48,8 @@ export interface RootScope {
   recorder: SessionRecorder;
   /** The session's "always" grants, per agent; shared with the sub-agents it starts. */
   grants: { agent: string; rule: Rule }[];
+  /** Who prompted the turn (null: nobody named): the agent works for them, sub-agents too. */
+  prompter: string | null;
 }
 
 /** One running turn, as the tool dispatcher and the service tools see it. */

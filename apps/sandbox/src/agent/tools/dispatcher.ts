@@ -9,6 +9,7 @@ import { type ApprovalAnswer, RequestCancelled } from "../interaction/pending-re
 import { REPEAT_LIMIT } from "../loop/repeat-detector";
 import type { TurnState } from "../loop/turn-state";
 import { decide } from "../permissions/check";
+import { fileOfCall } from "../presence/call-file";
 import { agentServices } from "./agent-services";
 import { failureText, toolsConfig } from "./local-registry";
 import type { Outcome } from "./outcome";
@@ -63,6 +64,7 @@ export async function dispatch(turn: TurnState, part: ToolPart): Promise<Outcome
 
   await turn.beforeFileChange(part.tool);
   if (turn.signal.aborted) return aborted();
+  turn.deps.presence?.agentAt(turn.session.workspaceId, turn.root.sessionId, fileOfCall(part.tool, args));
   part.state = "running";
   void turn.message.update(part);
   if (local.get(part.tool)?.facts.runsIn === "service") return runLocal(turn, part, args);
@@ -174,6 +176,7 @@ async function runInWorkspace(
       },
       progressOf(turn, part),
       turn.signal,
+      turn.root.prompter,
     );
   } catch (error) {
     if (turn.signal.aborted) return aborted();

@@ -66,9 +66,9 @@ export function boundedWorkspace(port: WorkspacePort, log: (line: string) => voi
     async listTools(filter) {
       return boundToolList(await shortErrors(() => port.listTools(filter)), log);
     },
-    async executeTool(call, onProgress, signal) {
+    async executeTool(call, onProgress, signal, prompter) {
       const progress = boundProgress(call.tool, onProgress, log);
-      const answer = await shortErrors(() => port.executeTool(call, progress, signal));
+      const answer = await shortErrors(() => port.executeTool(call, progress, signal, prompter));
       return boundExecution(call.tool, answer, log);
     },
     async saveOutput(callId, text) {

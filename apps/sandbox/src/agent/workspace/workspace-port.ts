@@ -20,10 +20,12 @@ export interface DaemonToolCall {
 /** What the agent runtime needs from a workspace: its tools, and reading a file for the prompt. */
 export interface WorkspacePort {
   listTools(filter: { agent: string; model: string }): Promise<ToolDefinition[]>;
+  /** `prompter`: whose prompt the agent works on (its edits in live documents carry the name). */
   executeTool(
     call: DaemonToolCall,
     onProgress: (update: Record<string, unknown>) => void,
     signal: AbortSignal,
+    prompter?: string | null,
   ): Promise<ToolsExecuteResult>;
   /**
    * Keeps the full text of an output the service cut for the model in the workspace's spill
@@ -68,10 +70,15 @@ export interface LiveFiles {
   /** Writes typing not yet on disk, so the tool works on the text people see. */
   flush(workspaceId: string, paths: readonly string[] | "any"): Promise<void>;
   /**
-   * The tool may change `paths`: what changes there shows as the agent's edits; the returned
-   * function, called when the tool is done, merges them into the open documents at once.
+   * The tool may change `paths`: what changes there shows as the agent's edits (working for
+   * `prompter`); the returned function, called when the tool is done, merges them into the open
+   * documents at once.
    */
-  agentChanging(workspaceId: string, paths: readonly string[] | "any"): () => Promise<void>;
+  agentChanging(
+    workspaceId: string,
+    paths: readonly string[] | "any",
+    prompter?: string | null,
+  ): () => Promise<void>;
 }
 
 /** Both lists together ("any" wins). */
@@ -100,7 +107,7 @@ export function daemonWorkspace(
   };
   return {
     listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
-    executeTool: (request, onProgress, signal) =>
+    executeTool: (request, onProgress, signal, prompter) =>
       call(async (daemon) => {
         // Which files the call reaches, from the tool's definition.
         const facts = builtinFacts(request.tool);
@@ -108,7 +115,9 @@ export function daemonWorkspace(
         const changes = filesReached(facts.changes, request.args);
         await live?.flush(workspaceId, union(reads, changes));
         const changed =
-          changes === "any" || changes.length > 0 ? live?.agentChanging(workspaceId, changes) : undefined;
+          changes === "any" || changes.length > 0
+            ? live?.agentChanging(workspaceId, changes, prompter)
+            : undefined;
         const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);

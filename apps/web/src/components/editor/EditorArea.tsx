@@ -7,9 +7,11 @@ import { DiskNoticeBar } from "./DiskNoticeBar";
 import styles from "./editor.module.css";
 import type { EditorController } from "./editor-controller";
 import { FilePreview } from "./FilePreview";
+import { FollowBar } from "./FollowBar";
 import { LanguagePanel } from "./lsp/LanguagePanel";
 import type { OpenFile } from "./open-files";
 import { isImagePath, previewKindOf } from "./preview-kind";
+import { useFollowing } from "./use-following";
 import { ImageViewer } from "./WorkspaceImage";
 
 export function EditorArea({
@@ -27,6 +29,7 @@ export function EditorArea({
   const hostRef = useRef<HTMLDivElement>(null);
   const activeFile = files.find((file) => file.path === active);
   const editable = activeFile?.phase === "ready" && activeFile.kind === "text";
+  const leader = useFollowing(controller);
 
   useEffect(() => {
     const host = hostRef.current;
@@ -90,6 +93,7 @@ export function EditorArea({
           </button>
         )}
       </div>
+      {leader && <FollowBar name={leader.name} />}
       {activeFile?.notice && <DiskNoticeBar file={activeFile} controller={controller} />}
       <div className={styles.body}>
         <div ref={hostRef} className={styles.editor} data-testid="editor" hidden={!editable} />

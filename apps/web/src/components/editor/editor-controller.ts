@@ -157,6 +157,26 @@ export class EditorController implements EditorHost {
     return this.view;
   }
 
+  /**
+   * Shows `path` where the cursor of the person with presence id `presenceId` is, and keeps it
+   * there as they move (without moving this person's own cursor); returns the stop.
+   */
+  async followCursor(path: string, presenceId: string): Promise<() => void> {
+    await this.reveal(path);
+    const live = this.live.get(path);
+    if (!live) return () => {};
+    let last: number | null = null;
+    const reveal = () => {
+      const at = live.cursorOf(presenceId);
+      const view = this.viewOf(path);
+      if (at === null || at === last || !view) return;
+      last = at;
+      view.dispatch({ effects: EditorView.scrollIntoView(at, { y: "center" }) });
+    };
+    reveal();
+    return live.onCursors(reveal);
+  }
+
   /** Shows the file with the cursor at a 1-based line and column (a problem, say). */
   async goTo(path: string, line: number, column: number): Promise<void> {
     const view = await this.reveal(path);

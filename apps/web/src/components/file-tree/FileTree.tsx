@@ -8,11 +8,13 @@ import { errorMessage } from "../../lib/errors/error-message";
 import { joinPath, movedPath, parentOf, ROOT, validEntryName } from "../../lib/paths/workspace-path";
 import { useTRPC, useTRPCClient } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
+import { usePresenceState } from "../presence/presence-context";
 import { useToasts } from "../toast/Toasts";
 import styles from "./file-tree.module.css";
 import { TreeMenu } from "./TreeMenu";
 import { TreeRows } from "./TreeRows";
 import { TreeContext, type TreeContextValue, type TreeEditing } from "./tree-context";
+import { treeMarks } from "./tree-marks";
 import { type FolderListing, treeRows } from "./tree-rows";
 import { useFileDrop } from "./use-file-drop";
 
@@ -143,9 +145,12 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
 
   const closeMenu = useCallback(() => setMenu(null), []);
 
+  const { people } = usePresenceState();
+  const marks = useMemo(() => treeMarks(people), [people]);
   const context: TreeContextValue = {
     workspaceId,
     activePath,
+    marks,
     isExpanded: (path) => expanded.has(path),
     toggle: (path) =>
       setExpanded((current) => {

@@ -6,6 +6,7 @@ import { type HTMLAttributes, useRef } from "react";
 import styles from "./file-tree.module.css";
 import { NameInput } from "./NameInput";
 import { indent, useTree } from "./tree-context";
+import type { FileMark } from "./tree-marks";
 import type { TreeRow } from "./tree-rows";
 
 /** The height of a row; the name field with an error below it is measured instead. */
@@ -124,6 +125,31 @@ function EntryRow({ entry, depth }: { entry: FileEntry; depth: number }) {
       >
         {entry.name}
       </span>
+      {!entry.isDir && <Marks mark={tree.marks.get(entry.path)} />}
     </div>
+  );
+}
+
+/** A coloured dot per person who has the file open (a few, then a count). */
+function Marks({ mark }: { mark: FileMark | undefined }) {
+  if (!mark) return null;
+  const names = mark.dots.map((dot) => dot.name).join(", ");
+  return (
+    <span
+      className={styles.marks}
+      data-testid="tree-marks"
+      title={`Open for ${names}${mark.more > 0 ? ` and ${mark.more} more` : ""}`}
+    >
+      {mark.dots.map((dot) => (
+        <span
+          key={dot.id}
+          className={styles.mark}
+          style={{ background: dot.colour }}
+          data-testid="tree-mark"
+          data-name={dot.name}
+        />
+      ))}
+      {mark.more > 0 && <span className={styles.markMore}>+{mark.more}</span>}
+    </span>
   );
 }

@@ -2,6 +2,7 @@
 
 import type { FileEntry } from "@coder/protocol";
 import { createContext, useContext } from "react";
+import type { FileMark } from "./tree-marks";
 
 /** An inline name field in the tree: for a new entry in `folder`, or renaming `entry`. */
 export type TreeEditing =
@@ -12,6 +13,8 @@ export type TreeEditing =
 export interface TreeContextValue {
   workspaceId: string;
   activePath: string | null;
+  /** Who else has each file open (files nobody else has open are absent). */
+  marks: ReadonlyMap<string, FileMark>;
   isExpanded(path: string): boolean;
   toggle(path: string): void;
   openFile(path: string): void;

@@ -9,6 +9,7 @@ import { useTRPC } from "../../lib/trpc/client";
 import { LeaveButton } from "../access/LeaveButton";
 import { WorkspaceAccessProvider } from "../access/workspace-access";
 import { PresenceList } from "../presence/PresenceList";
+import { PresenceContext } from "../presence/presence-context";
 import { usePresence } from "../presence/use-presence";
 import { LogoutButton } from "../session/LogoutButton";
 import { ShareButton, type ShareDialogHandle } from "../share/ShareDialog";
@@ -55,7 +56,7 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
           </span>
         )}
         <span className={styles.spacer} />
-        <PresenceList people={presence.people} />
+        <PresenceList presence={presence} />
         {access && access.role !== "viewer" && (
           // A download, not a page: the browser keeps the IDE open.
           <a
@@ -77,12 +78,14 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
       {running && resume.resumed && <ProcessesEnded onDismiss={resume.dismiss} />}
       {shown && access && (
         <WorkspaceAccessProvider access={access}>
-          <IdeLayout
-            workspaceId={workspaceId}
-            running={running}
-            onActiveFile={presence.showFile}
-            onShare={openShare}
-          />
+          <PresenceContext.Provider value={presence}>
+            <IdeLayout
+              workspaceId={workspaceId}
+              running={running}
+              onActiveFile={presence.showFile}
+              onShare={openShare}
+            />
+          </PresenceContext.Provider>
         </WorkspaceAccessProvider>
       )}
       {query.isPending && (

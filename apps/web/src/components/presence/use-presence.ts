@@ -2,7 +2,7 @@
 
 import type { PresencePerson } from "@coder/protocol";
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
 import { useTRPC, useTRPCClient } from "../../lib/trpc/client";
 
@@ -19,6 +19,10 @@ export interface Presence {
   people: PresencePerson[];
   /** Tells the others which file this tab shows (null: none). */
   showFile(path: string | null): void;
+  /** The board id of the person this tab follows (their file, their cursor), or null. */
+  following: string | null;
+  /** Starts following the person with board id `id` (null: stops). */
+  follow(id: string | null): void;
 }
 
 /**
@@ -32,6 +36,7 @@ export function usePresence(workspaceId: string): Presence {
   const [clientId] = useState(newClientId);
   const [people, setPeople] = useState<PresencePerson[]>([]);
   const file = useRef<string | null>(null);
+  const [following, follow] = useState<string | null>(null);
 
   const send = useCallback(() => {
     client.presence.openFile.mutate({ workspaceId, clientId, path: file.current }).catch(() => undefined);
@@ -59,5 +64,7 @@ export function usePresence(workspaceId: string): Presence {
     },
     [send],
   );
-  return { people, showFile };
+  // Nobody is followed once they left.
+  const followed = following !== null && people.some((p) => p.id === following) ? following : null;
+  return useMemo(() => ({ people, showFile, following: followed, follow }), [people, showFile, followed]);
 }

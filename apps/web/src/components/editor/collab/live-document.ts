@@ -166,6 +166,35 @@ export class LiveDocument {
     return this.provider.hasUnsyncedChanges;
   }
 
+  /**
+   * Where the cursor of the person with presence id `presenceId` is in the text (its head), or
+   * null when they have none here (not in this file, or it left).
+   */
+  cursorOf(presenceId: string): number | null {
+    for (const state of this.provider.awareness?.getStates().values() ?? []) {
+      const { user, cursor } = state as {
+        user?: { presenceId?: unknown };
+        cursor?: { head?: unknown } | null;
+      };
+      if (user?.presenceId !== presenceId || !cursor?.head) continue;
+      try {
+        const head = Y.createRelativePositionFromJSON(cursor.head);
+        const at = Y.createAbsolutePositionFromRelativePosition(head, this.doc);
+        if (at && at.type === this.text) return at.index;
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** Calls `listener` whenever someone's cursor changes (or they come or go); returns the stop. */
+  onCursors(listener: () => void): () => void {
+    const awareness = this.provider.awareness;
+    awareness?.on("change", listener);
+    return () => awareness?.off("change", listener);
+  }
+
   /** The annotation that marks changes from others in a hidden tab's state. */
   remoteAnnotation() {
     return ySyncAnnotation.of(this.syncConfig);
