@@ -1,6 +1,6 @@
 import type { Config } from "./config";
 import { DockerDriver } from "./docker/docker-driver";
-import type { WorkspaceDriver } from "./workspaces/driver";
+import type { WorkspaceDriver } from "./driver/workspace-driver";
 
 /** The driver the configuration asks for: the one place that knows which drivers exist. */
 export function createDriver(config: Config): WorkspaceDriver {

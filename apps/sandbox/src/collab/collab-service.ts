@@ -3,7 +3,7 @@ import { type CollabUser, containerLayout, MAX_COLLAB_FILE_BYTES } from "@coder/
 import { z } from "zod";
 import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
-import type { SocketRoute } from "../http/socket-routes";
+import type { SocketRoute } from "../sockets/socket-route";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { agentCollabUser } from "./collab-user";
 import { RestingDocuments } from "./resting-documents";

@@ -22,7 +22,7 @@ import type { WebSocket } from "ws";
 import * as syncProtocol from "y-protocols/sync";
 import { z } from "zod";
 import type { Feed } from "../events/feed";
-import type { SocketAccess } from "../http/socket-routes";
+import type { SocketAccess } from "../sockets/socket-route";
 import type { FileChangeBatch } from "../workspaces/workspace-service";
 import { CollabPeople } from "./collab-people";
 import { contentHash } from "./disk-merge";

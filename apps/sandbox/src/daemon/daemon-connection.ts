@@ -18,7 +18,7 @@ import { BoundedLineLog } from "../container-streams/bounded-line-log";
 import { BoundedMessageReader } from "../container-streams/bounded-message-reader";
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
 import { unfailingWrites } from "../container-streams/unfailing-writes";
-import type { AttachedProcess, WorkspaceDriver } from "../workspaces/driver";
+import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
 
 /**

@@ -1,6 +1,6 @@
 import { containerLayout } from "@coder/protocol";
 import type { ContainerCreateOptions } from "dockerode";
-import type { WorkspaceSpec } from "../workspaces/driver";
+import type { WorkspaceSpec } from "../driver/workspace-driver";
 import { egressHostConfig } from "./egress/names";
 
 export const LABEL_MANAGED = "dev.coder.managed";

@@ -10,7 +10,7 @@ import type {
   VolumeJobSpec,
   WorkspaceDriver,
   WorkspaceSpec,
-} from "../workspaces/driver";
+} from "../driver/workspace-driver";
 import {
   containerName,
   containerSpec,

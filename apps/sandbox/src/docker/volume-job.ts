@@ -3,7 +3,7 @@ import { type Duplex, PassThrough } from "node:stream";
 import { containerLayout } from "@coder/protocol";
 import type Docker from "dockerode";
 import type { ContainerCreateOptions } from "dockerode";
-import type { AttachedProcess, VolumeJobSpec } from "../workspaces/driver";
+import type { AttachedProcess, VolumeJobSpec } from "../driver/workspace-driver";
 import {
   containerName,
   type HardeningOptions,

@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { streamArchive } from "../imports/export-archive";
 import { type Uploader, type UploadStore, UploadTooLargeError } from "../imports/upload-store";
-import type { WorkspaceDriver } from "../workspaces/driver";
 import { json } from "./http-answers";
 import { HttpRefusal } from "./http-errors";
 import type { HttpRoute } from "./http-routes";

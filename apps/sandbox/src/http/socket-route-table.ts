@@ -1,9 +1,9 @@
 import type { LspServerConfig } from "@coder/protocol";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { lspRoute } from "../lsp/lsp-socket";
+import type { SocketRoute } from "../sockets/socket-route";
 import type { TerminalDirectory } from "../terminal/terminal-directory";
 import { terminalRoute } from "../terminal/terminal-socket";
-import type { WorkspaceDriver } from "../workspaces/driver";
-import type { SocketRoute } from "./socket-routes";
 
 /** Every WebSocket the service serves. */
 export function socketRoutes(

@@ -2,39 +2,11 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { AccessCloseCode, accessRefusal, workspaceId } from "@coder/protocol";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { z } from "zod";
 import type { ConnectionRegistry } from "../auth/connection-registry";
 import { type Principal, type Role, roleAllows, roleOn, WRITE_ROLE } from "../auth/principal";
+import type { SocketAccess, SocketRoute, SocketTarget } from "../sockets/socket-route";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { socketConnection } from "./live-connections";
-
-/** Who a socket acts for, as the one authenticate step finds it (Hocuspocus's `onAuthenticate` shape). */
-export interface SocketAccess {
-  principal: Principal;
-  role: Role;
-  /** Below editor: the connection may watch but its input must not change anything. */
-  readOnly: boolean;
-}
-
-/** The workspace and the name a socket's path holds: `/<prefix>/<workspaceId>/<name>`. */
-export interface SocketTarget {
-  workspaceId: string;
-  name: string;
-}
-
-/**
- * One kind of WebSocket: its path, the role it needs on the workspace, and what serves it. A
- * handler never checks access itself; it gets a socket that passed `authenticate`.
- */
-export interface SocketRoute {
-  prefix: string;
-  /** The last path segment (terminal name, language). */
-  name: z.ZodType<string>;
-  minimumRole: Role;
-  /** Frames larger than this close the socket (ws answers 1009). */
-  maxPayload: number;
-  serve(ws: WebSocket, target: SocketTarget, access: SocketAccess): void;
-}
 
 export interface SocketRouterDeps {
   principalOf(req: IncomingMessage): Promise<Principal | null>;

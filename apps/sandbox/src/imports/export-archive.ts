@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { containerLayout } from "@coder/protocol";
-import type { WorkspaceDriver } from "../workspaces/driver";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 
 /** What the export job said on stderr is kept this long, for the service log. */
 const STDERR_LIMIT = 2000;

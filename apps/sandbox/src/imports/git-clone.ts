@@ -1,6 +1,6 @@
 import { containerLayout, type GitSource, type ImportProgress } from "@coder/protocol";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 import type { EgressAllowEntry } from "../net/egress-allow-list";
-import type { WorkspaceDriver } from "../workspaces/driver";
 import { GitProgress } from "./git-progress";
 import { checkGitUrl } from "./git-url";
 import { ImportError } from "./import-error";

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { VolumeJobSpec, WorkspaceDriver } from "../workspaces/driver";
+import type { VolumeJobSpec, WorkspaceDriver } from "../driver/workspace-driver";
 import { ImportError } from "./import-error";
 
 /** A job's report on stdout is a line of JSON; anything past this is not read into memory. */

@@ -1,6 +1,6 @@
 import { type Readable, Transform } from "node:stream";
 import { type ImportProgress, type UnpackReport, unpackReport } from "@coder/protocol";
-import type { WorkspaceDriver } from "../workspaces/driver";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { ImportError } from "./import-error";
 import { runJob } from "./run-job";
 import UNPACK_SCRIPT from "./unpack.py";

@@ -1,6 +1,6 @@
 import type { GitSource, ImportOrigin, ImportProgress, UnpackReport, WorkspaceSource } from "@coder/protocol";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 import type { EgressAllowEntry } from "../net/egress-allow-list";
-import type { WorkspaceDriver } from "../workspaces/driver";
 import { cloneInto } from "./git-clone";
 import { checkGitUrl } from "./git-url";
 import { ImportError } from "./import-error";

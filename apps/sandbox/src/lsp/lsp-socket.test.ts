@@ -1,6 +1,6 @@
 import { LspCloseCode, type LspServerConfig } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AttachedProcess } from "../workspaces/driver";
+import type { AttachedProcess } from "../driver/workspace-driver";
 import { ECHO_SERVER, localDriver } from "./testing/local-driver";
 import { connectLsp as connect } from "./testing/lsp-client";
 import { type LocalProxy, startLocalProxy } from "./testing/proxy-server";

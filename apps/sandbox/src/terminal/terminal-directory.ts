@@ -1,5 +1,5 @@
 import { containerLayout, terminalName } from "@coder/protocol";
-import type { WorkspaceDriver } from "../workspaces/driver";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 
 /** At most this many terminals are listed: a process in the workspace can make thousands. */
 export const MAX_LISTED_TERMINALS = 50;

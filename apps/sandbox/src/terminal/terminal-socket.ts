@@ -7,8 +7,8 @@ import {
 import type { WebSocket } from "ws";
 import { displayName } from "../auth/principal";
 import { SocketBridge } from "../container-streams/socket-bridge";
-import type { SocketAccess, SocketRoute } from "../http/socket-routes";
-import type { TtyProcess, WorkspaceDriver } from "../workspaces/driver";
+import type { TtyProcess, WorkspaceDriver } from "../driver/workspace-driver";
+import type { SocketAccess, SocketRoute } from "../sockets/socket-route";
 import { type AttachmentHandle, TerminalAttachments } from "./terminal-attachments";
 import type { TerminalDirectory } from "./terminal-directory";
 import { tmuxAttachCommand, tmuxWatchCommand } from "./tmux-session";

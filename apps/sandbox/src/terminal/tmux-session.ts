@@ -1,5 +1,5 @@
 import { containerLayout } from "@coder/protocol";
-import type { WorkspaceDriver } from "../workspaces/driver";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 
 /** Lines of each terminal's history kept across a stop. */
 const SAVED_LINES = 1000;

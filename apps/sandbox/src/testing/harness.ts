@@ -9,9 +9,9 @@ import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
 import WebSocket from "ws";
 import { loadConfig } from "../config";
 import { createDriver } from "../create-driver";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
-import type { WorkspaceDriver } from "../workspaces/driver";
 
 export function requireImage(): string {
   const image = process.env.CODER_IMAGE;

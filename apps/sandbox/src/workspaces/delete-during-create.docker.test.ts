@@ -3,11 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TRPCClient } from "@trpc/client";
-import Docker from "dockerode";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { until } from "../collab/testing/collab-client";
-import { containerName } from "../docker/container-spec";
-import { workspaceLeftovers } from "../docker/testing/engine-probes";
+import { containerRuns, workspaceLeftovers } from "../docker/testing/engine-probes";
 import {
   login,
   newInstance,
@@ -21,8 +19,6 @@ import {
 } from "../testing/harness";
 import type { AppRouter } from "../trpc/router";
 
-const docker = new Docker();
-
 /**
  * Makes a second workspace and waits until it runs: the deleted one, whose creation began earlier,
  * would have been finished by then had the delete not cancelled it.
@@ -31,16 +27,6 @@ async function witnessCreation(api: TRPCClient<AppRouter>): Promise<string> {
   const { id } = await api.workspace.create.mutate({ name: "witness" });
   await waitForStatus(api, id, "running", 120_000);
   return id;
-}
-
-async function containerRuns(instance: string, id: string): Promise<boolean> {
-  return docker
-    .getContainer(containerName(instance, id))
-    .inspect()
-    .then(
-      (info) => info.State.Running,
-      () => false,
-    );
 }
 
 describe("a workspace deleted while it is being created", () => {

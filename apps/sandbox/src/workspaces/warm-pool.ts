@@ -1,6 +1,6 @@
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
-import type { WorkspaceDriver } from "./driver";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
 
 /** How long the engine must have been free of creates and starts before the pool makes a spare. */
 const QUIET_MS = 1000;

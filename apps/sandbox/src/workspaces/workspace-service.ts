@@ -18,6 +18,7 @@ import type { ServiceInstance } from "../cluster/service-instance";
 import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connection";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
+import type { ContainerState, WorkspaceDriver } from "../driver/workspace-driver";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
 import { ImportError } from "../imports/import-error";
@@ -33,7 +34,6 @@ import {
   DELETED_HERE,
   unlessAborted,
 } from "./creation-runs";
-import type { ContainerState, WorkspaceDriver } from "./driver";
 import { SharedTransients, type Transient } from "./shared-transients";
 import { WorkspaceTombstones } from "./tombstones";
 import { WarmPool } from "./warm-pool";

@@ -16,6 +16,17 @@ import {
 import { DISK_LINK_DIR } from "../disk-images";
 import { LABEL_JOB } from "../volume-job";
 
+/** Whether the workspace's container exists and runs. */
+export async function containerRuns(instance: string, workspaceId: string): Promise<boolean> {
+  return new Docker()
+    .getContainer(containerName(instance, workspaceId))
+    .inspect()
+    .then(
+      (info) => info.State.Running,
+      () => false,
+    );
+}
+
 /** Whether the engine still has the volume of a workspace's snapshot store. */
 export async function stateVolumeExists(instance: string, workspaceId: string): Promise<boolean> {
   return new Docker()

@@ -2,7 +2,7 @@
 // can be tested without Docker. Only `exec` is implemented.
 import { spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
-import type { AttachedProcess, WorkspaceDriver } from "../../workspaces/driver";
+import type { AttachedProcess, WorkspaceDriver } from "../../driver/workspace-driver";
 
 export const ECHO_SERVER = new URL("./echo-server.mjs", import.meta.url).pathname;
 

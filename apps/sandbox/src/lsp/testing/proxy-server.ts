@@ -3,7 +3,7 @@
 import type { AddressInfo } from "node:net";
 import type { LspServerConfig } from "@coder/protocol";
 import { WebSocketServer } from "ws";
-import type { WorkspaceDriver } from "../../workspaces/driver";
+import type { WorkspaceDriver } from "../../driver/workspace-driver";
 import { serveLsp } from "../lsp-socket";
 
 export interface LocalProxy {

@@ -1,0 +1,31 @@
+import type { WebSocket } from "ws";
+import type { z } from "zod";
+import type { Principal, Role } from "../auth/principal";
+
+/** Who a socket acts for, as the one authenticate step finds it (Hocuspocus's `onAuthenticate` shape). */
+export interface SocketAccess {
+  principal: Principal;
+  role: Role;
+  /** Below editor: the connection may watch but its input must not change anything. */
+  readOnly: boolean;
+}
+
+/** The workspace and the name a socket's path holds: `/<prefix>/<workspaceId>/<name>`. */
+export interface SocketTarget {
+  workspaceId: string;
+  name: string;
+}
+
+/**
+ * One kind of WebSocket: its path, the role it needs on the workspace, and what serves it. A
+ * handler never checks access itself; it gets a socket that passed `authenticate`.
+ */
+export interface SocketRoute {
+  prefix: string;
+  /** The last path segment (terminal name, language). */
+  name: z.ZodType<string>;
+  minimumRole: Role;
+  /** Frames larger than this close the socket (ws answers 1009). */
+  maxPayload: number;
+  serve(ws: WebSocket, target: SocketTarget, access: SocketAccess): void;
+}
