@@ -72,7 +72,10 @@ function jsonWithin<T extends z.ZodType>(schema: T, max: number) {
 /** OpenAI's rule for function names, which every provider accepts. */
 export const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not a tool name");
 /** A snapshot is a git tree: its SHA-1 or SHA-256 hash. */
-export const snapshotId = z.string().regex(/^([0-9a-f]{40}|[0-9a-f]{64})$/, "not a snapshot id");
+export const snapshotId = z
+  .string()
+  .max(64)
+  .regex(/^([0-9a-f]{40}|[0-9a-f]{64})$/, "not a snapshot id");
 const callId = z.string().min(1).max(256);
 const searchId = z.string().min(1).max(64);
 const pathList = z.array(answeredPath).max(MAX_LISTED_FILES);

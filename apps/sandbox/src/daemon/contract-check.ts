@@ -4,10 +4,10 @@ import type { LineLogLimits } from "../container-streams/bounded-line-log";
 /** How much of why a value was refused goes into the log line (the value itself never does). */
 const MAX_WHY_CHARS = 300;
 
-/** Refused notifications are logged a few at once, then one every ten seconds; the rest are counted. */
+/** Refused notifications of one method are logged two at once, then one every ten seconds; the rest are counted. */
 export const REFUSED_NOTIFICATION_LOG_LIMITS: LineLogLimits = {
   maxLineBytes: 1024,
-  burst: 3,
+  burst: 2,
   perSecond: 0.1,
   total: 1000,
 };

@@ -239,16 +239,16 @@ export class DaemonConnection {
 
   /**
    * Every notification is checked against the contract here, once: one that breaks it is dropped
-   * and logged (within a rate, so a flood cannot fill the log); the daemon's other unknown
+   * and logged (within a rate per method, so a flood cannot fill the log); the daemon's other unknown
    * notifications reach no one.
    */
   private listen(conn: MessageConnection, tag: string): void {
-    const refusals = new BoundedLineLog(
-      (line) => this.log(`${tag} ${line}`),
-      REFUSED_NOTIFICATION_LOG_LIMITS,
-    );
     for (const method of Object.keys(daemonNotifications) as DaemonNotification[]) {
       const listener = this.listeners[method] as (params: unknown) => void;
+      const refusals = new BoundedLineLog(
+        (line) => this.log(`${tag} ${line}`),
+        REFUSED_NOTIFICATION_LOG_LIMITS,
+      );
       conn.onNotification(method, (params: unknown) => {
         const checked = checkAgainst(daemonNotifications[method], params);
         if (checked.ok) return listener(checked.value);
