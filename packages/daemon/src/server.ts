@@ -4,12 +4,13 @@ import {
   containerLayout,
   DAEMON_PROTOCOL_VERSION,
   type DaemonMethod,
-  type DaemonRequests,
+  type DaemonNotification,
+  type DaemonNotifications,
+  daemonMethods,
 } from "@coder/protocol";
 import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
-import { z } from "zod";
 import { fileMethods } from "./files";
-import { Dispatcher, defineMethod, type RpcMethod } from "./rpc/dispatch";
+import { type DaemonHandler, Dispatcher } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
 import { searchMethods } from "./search";
 import { snapshotMethods } from "./snapshot";
@@ -51,12 +52,12 @@ async function realFolder(root: string): Promise<string> {
   return real;
 }
 
-/** Serves the daemon contract (packages/protocol/src/daemon.ts) on a pair of streams. */
+/** Serves the daemon contract (packages/protocol/src/daemon.ts: daemonMethods) on a pair of streams. */
 export async function createDaemonServer(options: DaemonServerOptions): Promise<DaemonServer> {
   const root = await realFolder(options.root);
   const log = options.log ?? logToStderr;
   const connection = connectStreams(options.input, options.output, log);
-  const notify = (method: string, params: object) =>
+  const notify = <N extends DaemonNotification>(method: N, params: DaemonNotifications[N]) =>
     connection.sendNotification(method, params).catch(() => log(`could not send ${method}`));
 
   const batcher = new ChangeBatcher((changes) => notify("fs.changed", { changes }));
@@ -66,13 +67,10 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   const methods = {
     // Answered once the watcher has scanned the workspace: a client that got its answer misses
     // no later change. Every other method is served from the start.
-    ping: defineMethod({
-      params: z.object({}),
-      run: async () => {
-        await ready;
-        return { version: DAEMON_PROTOCOL_VERSION, pid: process.pid, root };
-      },
-    }),
+    ping: async () => {
+      await ready;
+      return { version: DAEMON_PROTOCOL_VERSION, pid: process.pid, root };
+    },
     ...fileMethods(root),
     ...snapshotMethods(root, options.snapshotDir ?? containerLayout.snapshotDir),
     ...searchMethods({
@@ -89,8 +87,8 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       progress: (callId, update) => notify("tools.progress", { callId, update }),
       log,
     }),
-  } satisfies { [M in DaemonMethod]: RpcMethod<z.ZodType, DaemonRequests[M]["result"]> };
-  const dispatcher = new Dispatcher(methods, log);
+  } satisfies { [M in DaemonMethod]: DaemonHandler<M> };
+  const dispatcher = new Dispatcher(daemonMethods, methods, log);
   connection.onRequest((method, params, token) => dispatcher.handle(method, params, token));
 
   let shutdown: Promise<void> | undefined;

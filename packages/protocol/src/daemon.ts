@@ -1,18 +1,35 @@
-import type { FileChange, ReadResult, TreeResult, WriteResult } from "./files";
-import type {
-  BytesResult,
-  FileListResult,
-  FileMatches,
-  ReplacementPlan,
-  SearchSummary,
-  TextQuery,
+import { z } from "zod";
+import {
+  answeredPath,
+  fileChange,
+  fileVersion,
+  MAX_EDITOR_FILE_BYTES,
+  readResult,
+  treeResult,
+  workspacePath,
+  writeResult,
+} from "./files";
+import {
+  bytesResult,
+  fileListResult,
+  fileMatches,
+  MAX_IMAGE_BYTES,
+  MAX_LISTED_FILES,
+  MAX_REPLACEMENT_CHARS,
+  MAX_SEARCH_MATCHES,
+  replacementPlan,
+  searchSummary,
+  textQuery,
 } from "./search";
-import type { TurnDiff } from "./session";
-import type { ToolDefinition, ToolResult } from "./tools";
+import { turnDiff } from "./session";
+import { toolDefinition, toolResult } from "./tools";
 
 /**
  * The JSON-RPC contract between the sandbox service and the daemon inside a workspace container
- * (Content-Length framing over the stdio of one long-lived `docker exec`). Paths are relative to
+ * (Content-Length framing over the stdio of one long-lived `docker exec`), as one table of zod
+ * schemas with their bounds. The daemon's dispatcher checks every request's params against it, and
+ * the service's DaemonConnection checks every answer and notification against it: the daemon runs
+ * beside whatever the repository runs, so what it sends is hostile input. Paths are relative to
  * the workspace root; the daemon refuses paths that leave it with code DaemonErrorCode.PathDenied.
  */
 export const DAEMON_PROTOCOL_VERSION = 1;
@@ -29,84 +46,212 @@ export const DaemonErrorCode = {
   Io: -32010,
 } as const;
 
-export interface DaemonRequests {
-  ping: { params: Record<string, never>; result: { version: number; pid: number; root: string } };
-  "fs.tree": { params: { path: string; depth: number }; result: TreeResult };
-  "fs.stat": {
-    params: { path: string };
-    result: {
-      path: string;
-      isDir: boolean;
-      isSymlink: boolean;
-      size: number;
-      mtimeMs: number;
-      version: string;
-    };
-  };
-  "fs.read": { params: { path: string; maxBytes: number }; result: ReadResult };
+/**
+ * The most one tool call may carry each way (its arguments, its result, its output, one progress
+ * update), and a tool list: the daemon's tools stay far below (their output is cut at 50 KB), and
+ * the service cuts further for the model and for storage (agent/workspace/bounded-workspace.ts).
+ */
+export const MAX_TOOL_MESSAGE_CHARS = 4 * 1024 * 1024;
+/** The most tools one list may offer. */
+export const MAX_DAEMON_TOOLS = 256;
+/** The full text of an output the service keeps in the spill folder (`tools.spill`). */
+export const MAX_SPILL_BYTES = 8 * 1024 * 1024;
+/** The daemon sends at most this many file changes per `fs.changed`. */
+export const MAX_CHANGES_PER_NOTIFICATION = 500;
+/** Linux's largest process id (PID_MAX_LIMIT). */
+const MAX_PID = 4_194_304;
+
+/** A JSON value whose text is at most `max` characters. */
+function jsonWithin<T extends z.ZodType>(schema: T, max: number) {
+  return schema.refine(
+    (value) => (JSON.stringify(value)?.length ?? 0) <= max,
+    `larger than ${max} characters`,
+  );
+}
+
+/** OpenAI's rule for function names, which every provider accepts. */
+export const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not a tool name");
+/** A snapshot is a git tree: its SHA-1 or SHA-256 hash. */
+export const snapshotId = z
+  .string()
+  .max(64)
+  .regex(/^([0-9a-f]{40}|[0-9a-f]{64})$/, "not a snapshot id");
+const callId = z.string().min(1).max(256);
+const searchId = z.string().min(1).max(64);
+const pathList = z.array(answeredPath).max(MAX_LISTED_FILES);
+
+const statResult = z.object({
+  path: answeredPath,
+  isDir: z.boolean(),
+  isSymlink: z.boolean(),
+  size: z.number().nonnegative(),
+  mtimeMs: z.number(),
+  version: fileVersion,
+});
+
+/** One method: what the service may send and what the daemon may answer. */
+interface MethodContract {
+  params: z.ZodType;
+  result: z.ZodType;
+}
+
+export const daemonMethods = {
+  /** Answered once the daemon's watcher has scanned the workspace. */
+  ping: {
+    params: z.object({}),
+    result: z.object({
+      version: z.number().int().min(1).max(1000),
+      pid: z.number().int().min(1).max(MAX_PID),
+      root: answeredPath,
+    }),
+  },
+  "fs.tree": {
+    params: z.object({ path: workspacePath.default("."), depth: z.number().int().min(1).max(8).default(1) }),
+    result: treeResult,
+  },
+  "fs.stat": { params: z.object({ path: workspacePath }), result: statResult },
+  "fs.read": {
+    params: z.object({
+      path: workspacePath,
+      maxBytes: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_EDITOR_FILE_BYTES, `maxBytes is at most ${MAX_EDITOR_FILE_BYTES}`),
+    }),
+    result: readResult,
+  },
   /**
    * Replaces a file atomically. With `expectedVersion` (mtime and size) or `expectedHash` (SHA-256
    * of its bytes, base64url) it fails with Conflict, writing nothing, unless the file still is that.
    */
   "fs.write": {
-    params: { path: string; content: string; expectedVersion?: string; expectedHash?: string };
-    result: WriteResult;
-  };
-  "fs.mkdir": { params: { path: string }; result: { path: string } };
-  "fs.rename": { params: { from: string; to: string }; result: { from: string; to: string } };
-  "fs.delete": { params: { path: string }; result: { path: string } };
+    params: z.object({
+      path: workspacePath,
+      content: z.string().max(MAX_EDITOR_FILE_BYTES),
+      expectedVersion: fileVersion.optional(),
+      expectedHash: z.string().max(100).optional(),
+    }),
+    result: writeResult,
+  },
+  "fs.mkdir": { params: z.object({ path: workspacePath }), result: z.object({ path: answeredPath }) },
+  "fs.rename": {
+    params: z.object({ from: workspacePath, to: workspacePath }),
+    result: z.object({ from: answeredPath, to: answeredPath }),
+  },
+  "fs.delete": { params: z.object({ path: workspacePath }), result: z.object({ path: answeredPath }) },
   /** A file's bytes, base64, for the image viewer; above `maxBytes` only its size. */
-  "fs.readBytes": { params: { path: string; maxBytes: number }; result: BytesResult };
+  "fs.readBytes": {
+    params: z.object({ path: workspacePath, maxBytes: z.number().int().min(0).max(MAX_IMAGE_BYTES) }),
+    result: bytesResult,
+  },
   /** Every file of the workspace (ripgrep's walk: `.gitignore` respected, `.git` left out), sorted. */
-  "search.files": { params: { limit: number }; result: FileListResult };
+  "search.files": {
+    params: z.object({ limit: z.number().int().min(1).max(MAX_LISTED_FILES) }),
+    result: fileListResult,
+  },
   /**
    * Searches file contents with ripgrep; the matches arrive as `search.matches` notifications
    * carrying `searchId` while it runs, the answer is the summary. Cancelling stops ripgrep.
    */
   "search.text": {
-    params: { searchId: string; query: TextQuery; maxMatches: number };
-    result: SearchSummary;
-  };
+    params: z.object({
+      searchId,
+      query: textQuery,
+      maxMatches: z.number().int().min(1).max(MAX_SEARCH_MATCHES),
+    }),
+    result: searchSummary,
+  },
   /** What one file would hold with every match of `query` replaced (ripgrep's own replace); writes nothing. */
   "search.replaceIn": {
-    params: { path: string; query: TextQuery; replacement: string };
-    result: ReplacementPlan;
-  };
-  "tools.list": { params: { agent?: string; model?: string }; result: { tools: ToolDefinition[] } };
+    params: z.object({
+      path: workspacePath,
+      query: textQuery,
+      replacement: z.string().max(MAX_REPLACEMENT_CHARS),
+    }),
+    result: replacementPlan,
+  },
+  "tools.list": {
+    params: z.object({ agent: z.string().max(64).optional(), model: z.string().max(256).optional() }),
+    result: jsonWithin(
+      z.object({ tools: z.array(toolDefinition.extend({ id: toolName })).max(MAX_DAEMON_TOOLS) }),
+      MAX_TOOL_MESSAGE_CHARS,
+    ),
+  },
   /** Cancelling the request ($/cancelRequest) aborts the tool. */
   "tools.execute": {
-    params: { tool: string; args: Record<string, unknown>; sessionId: string; callId: string };
-    result: { result: ToolResult; output: string };
-  };
+    params: z.object({
+      tool: z.string().min(1, "name the tool to run").max(64),
+      args: jsonWithin(z.record(z.string(), z.unknown()), MAX_TOOL_MESSAGE_CHARS).default({}),
+      sessionId: z.string().min(1).max(128),
+      callId,
+      // Not used by the tools yet; passed along when the service has them.
+      agent: z.string().max(64).optional(),
+      messageId: z.string().max(256).optional(),
+    }),
+    result: z.object({
+      result: jsonWithin(toolResult, MAX_TOOL_MESSAGE_CHARS),
+      output: z.string().max(MAX_TOOL_MESSAGE_CHARS),
+    }),
+  },
   /**
    * Keeps the full text of an output the service cut for the model in the spill folder (outside
    * the workspace, where the `read` tool reaches); answers its path in the container.
    */
-  "tools.spill": { params: { callId: string; content: string }; result: { path: string } };
+  "tools.spill": {
+    params: z.object({
+      callId,
+      // Characters, not bytes: the service cuts to MAX_SPILL_BYTES, which is never more characters.
+      content: z.string().max(MAX_SPILL_BYTES, "the output to keep is larger than 8 MB"),
+    }),
+    result: z.object({ path: answeredPath.min(1) }),
+  },
   /**
    * Records the workspace's files (minus .gitignore'd ones, .git and files over 2 MB) outside the
    * workspace; the id is the snapshot's tree hash.
    */
-  "snapshot.take": { params: Record<string, never>; result: { id: string } };
+  "snapshot.take": { params: z.object({}), result: z.object({ id: snapshotId }) },
   /** What changed from snapshot `from` to `to` (the current files when `to` is omitted). */
-  "snapshot.diff": { params: { from: string; to?: string }; result: TurnDiff };
+  "snapshot.diff": {
+    params: z.object({ from: snapshotId, to: snapshotId.optional() }),
+    result: turnDiff,
+  },
   /**
    * Makes the files that differ between `from` and `to` (only those under `paths`, when given)
    * look as in `from`; nothing else is touched.
    */
   "snapshot.restore": {
-    params: { from: string; to: string; paths?: string[] };
-    result: { restored: string[]; removed: string[] };
-  };
-}
+    params: z.object({
+      from: snapshotId,
+      to: snapshotId,
+      paths: z.array(workspacePath).max(MAX_LISTED_FILES).optional(),
+    }),
+    result: z.object({ restored: pathList, removed: pathList }),
+  },
+} satisfies Record<string, MethodContract>;
 
-export interface DaemonNotifications {
+export const daemonNotifications = {
   /** Batched file-system changes under the workspace (debounced by the daemon). */
-  "fs.changed": { changes: FileChange[] };
+  "fs.changed": z.object({ changes: z.array(fileChange).max(MAX_CHANGES_PER_NOTIFICATION) }),
   /** Progress of a running tool (bash output so far, ...), from ctx.metadata(). */
-  "tools.progress": { callId: string; update: Record<string, unknown> };
+  "tools.progress": z.object({
+    callId,
+    update: jsonWithin(z.record(z.string(), z.unknown()), MAX_TOOL_MESSAGE_CHARS),
+  }),
   /** Matches found by a running `search.text`, grouped by file. */
-  "search.matches": { searchId: string; files: FileMatches[] };
-}
+  "search.matches": z.object({ searchId, files: z.array(fileMatches).max(MAX_SEARCH_MATCHES) }),
+} satisfies Record<string, z.ZodType>;
 
-export type DaemonMethod = keyof DaemonRequests;
+export type DaemonMethod = keyof typeof daemonMethods;
+export type DaemonNotification = keyof typeof daemonNotifications;
+
+/** What each method takes and answers, as the service sees them (the daemon's side: z.output/z.input). */
+export type DaemonRequests = {
+  [M in DaemonMethod]: {
+    params: z.input<(typeof daemonMethods)[M]["params"]>;
+    result: z.output<(typeof daemonMethods)[M]["result"]>;
+  };
+};
+export type DaemonNotifications = {
+  [N in DaemonNotification]: z.output<(typeof daemonNotifications)[N]>;
+};

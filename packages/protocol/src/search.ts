@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_EDITOR_FILE_BYTES, workspacePath } from "./files";
+import { fileVersion, MAX_EDITOR_FILE_BYTES, workspacePath } from "./files";
 import { workspaceId } from "./workspace";
 
 /**
@@ -64,8 +64,8 @@ export type FileMatches = z.infer<typeof fileMatches>;
 
 /** What a search has found so far; a summary when it ends. */
 export const searchSummary = z.object({
-  matchCount: z.number().int().nonnegative(),
-  fileCount: z.number().int().nonnegative(),
+  matchCount: z.number().int().nonnegative().max(MAX_SEARCH_MATCHES),
+  fileCount: z.number().int().nonnegative().max(MAX_SEARCH_MATCHES),
   /** The search stopped at MAX_SEARCH_MATCHES: there are more. */
   truncated: z.boolean(),
 });
@@ -117,8 +117,8 @@ export type ReplaceResult = z.infer<typeof replaceResult>;
 export const replacementPlan = z.object({
   path: z.string().max(4096),
   /** The version read; the write is refused if the file changed since. */
-  version: z.string().max(200),
-  count: z.number().int().nonnegative(),
+  version: fileVersion,
+  count: z.number().int().nonnegative().max(MAX_EDITOR_FILE_BYTES),
   before: z.string().max(MAX_EDITOR_FILE_BYTES),
   after: z.string().max(MAX_EDITOR_FILE_BYTES),
 });

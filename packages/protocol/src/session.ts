@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { answeredPath } from "./files";
+import { MAX_LISTED_FILES } from "./search";
 import { toolResult } from "./tools";
 import { workspaceId } from "./workspace";
 
@@ -85,18 +87,22 @@ export type TurnSummary = z.infer<typeof turnSummary>;
 
 /** One file in a diff between two snapshots; additions/deletions are 0 for a binary file. */
 export const changedFile = z.object({
-  path: z.string(),
+  path: answeredPath,
   status: z.enum(["added", "modified", "deleted"]),
-  additions: z.number().int(),
-  deletions: z.number().int(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
   binary: z.boolean(),
 });
 export type ChangedFile = z.infer<typeof changedFile>;
 
+/** A turn's unified diff is cut at a file boundary past this many bytes (`truncated`). */
+export const MAX_TURN_PATCH_BYTES = 1024 * 1024;
+
 /** `session.turnDiff`: what a turn changed, as a file list and a unified diff. */
 export const turnDiff = z.object({
-  files: z.array(changedFile),
-  patch: z.string(),
+  files: z.array(changedFile).max(MAX_LISTED_FILES),
+  /** Cut at a file boundary past MAX_TURN_PATCH_BYTES (never more characters than bytes). */
+  patch: z.string().max(MAX_TURN_PATCH_BYTES),
   /** The patch was cut (too large to send); the file list is complete. */
   truncated: z.boolean(),
 });

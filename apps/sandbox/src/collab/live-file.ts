@@ -5,9 +5,7 @@ import {
   type CollabUser,
   MAX_COLLAB_FILE_BYTES,
   type ReadResult,
-  readResult,
   type WriteResult,
-  writeResult,
 } from "@coder/protocol";
 import * as encoding from "lib0/encoding";
 import { type Awareness, applyAwarenessUpdate } from "y-protocols/awareness";
@@ -57,16 +55,15 @@ function isDaemonError(error: unknown, kind: DaemonCallError["kind"]): boolean {
   return error instanceof DaemonCallError && error.kind === kind;
 }
 
-/** Reads a file for a live document, checking the daemon's answer and refusing what cannot be one. */
+/** Reads a file for a live document, refusing what cannot be one. */
 export async function readForDocument(files: FileAccess, path: string): Promise<ReadResult> {
-  let answer: unknown;
+  let file: ReadResult;
   try {
-    answer = await files.read(path);
+    file = await files.read(path);
   } catch (error) {
     if (isDaemonError(error, "not_found")) throw new LoadRefusal("not-found");
     throw error;
   }
-  const file = readResult.parse(answer);
   if (file.kind === "binary") throw new LoadRefusal("not-text");
   if (file.kind === "too_large" || file.content.length > MAX_COLLAB_FILE_BYTES)
     throw new LoadRefusal("too-large");
@@ -223,7 +220,7 @@ export class LiveFile {
       try {
         // Only over the text the baseline holds: a change on disk since (a shell, the agent) is
         // merged first, never overwritten, even when it lands while this write is under way.
-        writeResult.parse(await this.files.write(this.path, write.text, this.merge.baselineHash));
+        await this.files.write(this.path, write.text, this.merge.baselineHash);
         this.failing = false;
         write.commit();
         this.setSaved(this.merge.diskHoldsDocument);

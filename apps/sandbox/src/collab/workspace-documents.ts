@@ -7,7 +7,6 @@ import {
   CollabRefusal,
   type CollabUser,
   type FileChange,
-  fileChange,
   MAX_COLLAB_FILE_BYTES,
 } from "@coder/protocol";
 import {
@@ -422,10 +421,8 @@ export class WorkspaceDocuments {
   private onChanges(changes: readonly FileChange[]): void {
     const now = Date.now();
     const touched = new Set<string>();
-    for (const raw of changes) {
-      const change = fileChange.safeParse(raw);
-      if (!change.success) continue;
-      const { type, path } = change.data;
+    // Checked against the daemon contract on arrival (DaemonConnection).
+    for (const { type, path } of changes) {
       if (type === "add") this.recentAdds.push({ path, at: now });
       if (type === "unlinkDir") {
         for (const name of this.live.keys()) if (name.startsWith(`${path}/`)) touched.add(name);

@@ -1,15 +1,20 @@
 import {
   containerLayout,
   DaemonErrorCode,
+  type DaemonMethod,
+  type DaemonNotification,
   type DaemonNotifications,
   type DaemonRequests,
   DEFAULT_LSP_SERVERS,
+  daemonMethods,
+  daemonNotifications,
   type LspServerConfig,
   writeOncePerTick,
 } from "@coder/protocol";
 import {
   CancellationTokenSource,
   createMessageConnection,
+  ErrorCodes,
   type MessageConnection,
   ResponseError,
   StreamMessageWriter,
@@ -19,6 +24,7 @@ import { BoundedMessageReader } from "../container-streams/bounded-message-reade
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
 import { unfailingWrites } from "../container-streams/unfailing-writes";
 import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
+import { checkAgainst, REFUSED_NOTIFICATION_LOG_LIMITS } from "./contract-check";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
 
 /**
@@ -60,6 +66,17 @@ export class DaemonCallError extends Error {
   }
 }
 
+/**
+ * The daemon answered a call with something the contract (packages/protocol/src/daemon.ts) does
+ * not allow: that call fails with a plain message; the connection keeps serving the others.
+ */
+export class MalformedDaemonAnswerError extends DaemonCallError {
+  constructor(method: DaemonMethod) {
+    super(ErrorCodes.InternalError, `the workspace daemon sent a malformed answer to ${method}`);
+    this.name = "MalformedDaemonAnswerError";
+  }
+}
+
 /** The daemon went away while a request was in flight, or could not be reached. */
 export class DaemonUnavailableError extends Error {
   constructor(message: string) {
@@ -68,7 +85,11 @@ export class DaemonUnavailableError extends Error {
   }
 }
 
-type Handlers = { [M in keyof DaemonNotifications]: (params: DaemonNotifications[M]) => void };
+/** Who hears the daemon's notifications: only ones the contract allows reach them. */
+export type DaemonListeners = { [N in DaemonNotification]: (params: DaemonNotifications[N]) => void } & {
+  /** A notification the contract refused (already logged), for listeners that must know one was lost. */
+  refused?: (method: DaemonNotification) => void;
+};
 
 /** How a workspace's daemon is started and how long it may take to answer. */
 export interface DaemonOptions {
@@ -128,7 +149,7 @@ export class DaemonConnection {
   constructor(
     private readonly driver: WorkspaceDriver,
     private readonly workspaceId: string,
-    private readonly handlers: Handlers,
+    private readonly listeners: DaemonListeners,
     private readonly log: (line: string) => void,
     private readonly options: DaemonOptions,
   ) {}
@@ -178,9 +199,7 @@ export class DaemonConnection {
       stderrLog.write(chunk);
     });
     proc.stderr.once("end", () => stderrLog.end());
-    for (const [method, handler] of Object.entries(this.handlers)) {
-      conn.onNotification(method, handler as (params: unknown) => void);
-    }
+    this.listen(conn, tag);
     let dropped = false;
     const live: Live = {
       conn,
@@ -218,8 +237,38 @@ export class DaemonConnection {
     return live;
   }
 
+  /**
+   * Every notification is checked against the contract here, once: one that breaks it is dropped
+   * and logged (within a rate per method, so a flood cannot fill the log); the daemon's other unknown
+   * notifications reach no one.
+   */
+  private listen(conn: MessageConnection, tag: string): void {
+    for (const method of Object.keys(daemonNotifications) as DaemonNotification[]) {
+      const listener = this.listeners[method] as (params: unknown) => void;
+      const refusals = new BoundedLineLog(
+        (line) => this.log(`${tag} ${line}`),
+        REFUSED_NOTIFICATION_LOG_LIMITS,
+      );
+      conn.onNotification(method, (params: unknown) => {
+        const checked = checkAgainst(daemonNotifications[method], params);
+        if (checked.ok) return listener(checked.value);
+        refusals.write(Buffer.from(`refused a malformed ${method} notification (${checked.why})\n`));
+        this.listeners.refused?.(method);
+      });
+    }
+  }
+
+  /** The daemon's answer to `method`, if the contract allows it; otherwise one log line and a plain error. */
+  private checked<M extends DaemonMethod>(method: M, answer: unknown): DaemonRequests[M]["result"] {
+    const checked = checkAgainst(daemonMethods[method].result, answer);
+    if (checked.ok) return checked.value as DaemonRequests[M]["result"];
+    this.log(`[daemon ${this.workspaceId}] refused a malformed answer to ${method} (${checked.why})`);
+    throw new MalformedDaemonAnswerError(method);
+  }
+
   private async ping(live: Live): Promise<void> {
-    await deadline(live.conn.sendRequest("ping", {}), this.options.timeouts.pingMs);
+    const answer = await deadline(live.conn.sendRequest("ping", {}), this.options.timeouts.pingMs);
+    this.checked("ping", answer);
   }
 
   /** After a request timed out: a daemon that does not answer a ping either is dropped. */
@@ -232,21 +281,33 @@ export class DaemonConnection {
     );
   }
 
-  async request<M extends keyof DaemonRequests>(
+  /**
+   * Sends one request of the contract; resolves with the daemon's answer once it is checked
+   * against the contract (a malformed one rejects with MalformedDaemonAnswerError).
+   */
+  async request<M extends DaemonMethod>(
     method: M,
     params: DaemonRequests[M]["params"],
     signal?: AbortSignal,
   ): Promise<DaemonRequests[M]["result"]> {
+    return this.checked(method, await this.send(method, params, signal));
+  }
+
+  private async send<M extends DaemonMethod>(
+    method: M,
+    params: DaemonRequests[M]["params"],
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const live = await this.connection();
     const cancel = new CancellationTokenSource();
     const onAbort = () => cancel.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const answer = live.conn.sendRequest(method, params, cancel.token);
-      return (await deadline(answer, requestTimeoutMs(method, params, this.options.timeouts), () => {
+      return await deadline(answer, requestTimeoutMs(method, params, this.options.timeouts), () => {
         cancel.cancel();
         this.checkAlive(live);
-      })) as DaemonRequests[M]["result"];
+      });
     } catch (err) {
       if (err instanceof DaemonUnavailableError) throw err;
       if (err instanceof ResponseError && err.code > -32100 && err.code <= -32000) {

@@ -23,7 +23,7 @@ export function requestTimeoutMs<M extends DaemonMethod>(
   if (method === "tools.execute") {
     const { tool, args } = params as DaemonRequests["tools.execute"]["params"];
     if (tool !== "bash") return 2 * timeouts.requestMs;
-    const asked = args.timeout_ms;
+    const asked = args?.timeout_ms;
     return bashTimeoutMs(typeof asked === "number" && asked > 0 ? asked : undefined) + timeouts.requestMs;
   }
   if (method.startsWith("snapshot.") || method.startsWith("search.")) return 2 * timeouts.requestMs;

@@ -98,7 +98,7 @@ describe("a workspace whose daemon floods or breaks find in files", () => {
 
   it("ends a search whose matches break the bounds, logs it once, and keeps serving", async () => {
     await expect(search("malformed")).rejects.toThrow(/malformed search results/);
-    expect(log.filter((line) => line.includes("malformed matches"))).toHaveLength(1);
+    expect(log.filter((line) => line.includes("malformed search.matches"))).toHaveLength(1);
     const again = await search("flood");
     expect(again.at(-1)).toMatchObject({ type: "done", truncated: true });
   });

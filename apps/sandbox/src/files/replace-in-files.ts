@@ -1,11 +1,4 @@
-import {
-  DaemonErrorCode,
-  type ReplacedFile,
-  type ReplaceResult,
-  replacementPlan,
-  type TextQuery,
-} from "@coder/protocol";
-import { ZodError } from "zod";
+import { DaemonErrorCode, type ReplacedFile, type ReplaceResult, type TextQuery } from "@coder/protocol";
 import { DaemonCallError, type DaemonConnection } from "../daemon/daemon-connection";
 import { writeWorkspaceFile } from "./write-file";
 
@@ -30,20 +23,17 @@ export interface ReplaceRequest {
 export async function replaceInFiles(
   daemon: DaemonConnection,
   request: ReplaceRequest,
-  log: (line: string) => void,
 ): Promise<ReplaceResult> {
   const files: ReplacedFile[] = [];
   let undoBudget = MAX_UNDO_CHARS;
   for (const path of new Set(request.paths)) {
     const skip = (reason: string) => files.push({ status: "skipped", path, reason });
     try {
-      const plan = replacementPlan.parse(
-        await daemon.request("search.replaceIn", {
-          path,
-          query: request.query,
-          replacement: request.replacement,
-        }),
-      );
+      const plan = await daemon.request("search.replaceIn", {
+        path,
+        query: request.query,
+        replacement: request.replacement,
+      });
       if (plan.count === 0) {
         skip("no longer matches");
         continue;
@@ -66,12 +56,10 @@ export async function replaceInFiles(
         previous: plan.before,
       });
     } catch (error) {
-      // A bad pattern fails every file alike; the daemon being gone ends the replace too.
+      // A bad pattern fails every file alike; the daemon being gone ends the replace too. A
+      // malformed plan (refused and logged by DaemonConnection) skips its file.
       if (error instanceof DaemonCallError && error.code !== DaemonErrorCode.BadPattern) skip(error.message);
-      else if (error instanceof ZodError) {
-        log(`[replace] the daemon's plan for ${path} was malformed: ${error.issues[0]?.message}`);
-        skip("the workspace answered something unexpected");
-      } else throw error;
+      else throw error;
     }
   }
   return { files };

@@ -1,4 +1,4 @@
-import { type WriteResult, writeResult } from "@coder/protocol";
+import type { WriteResult } from "@coder/protocol";
 import type { DaemonConnection } from "../daemon/daemon-connection";
 
 export interface FileWrite {
@@ -13,6 +13,6 @@ export interface FileWrite {
  * both come through here (atomic, version-checked), so the watcher, snapshots and whatever follows
  * writes see them alike.
  */
-export async function writeWorkspaceFile(daemon: DaemonConnection, write: FileWrite): Promise<WriteResult> {
-  return writeResult.parse(await daemon.request("fs.write", write));
+export function writeWorkspaceFile(daemon: DaemonConnection, write: FileWrite): Promise<WriteResult> {
+  return daemon.request("fs.write", write);
 }

@@ -1,19 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  type CreateWorkspaceInput,
-  type FileChange,
-  type FileMatches,
-  fileMatches,
-  type ImportOrigin,
-  type ImportProgress,
-  MAX_SEARCH_MATCHES,
-  type UnpackReport,
-  type Workspace,
-  type WorkspaceEvent,
-  type WorkspaceStatus,
+import type {
+  CreateWorkspaceInput,
+  FileChange,
+  FileMatches,
+  ImportOrigin,
+  ImportProgress,
+  UnpackReport,
+  Workspace,
+  WorkspaceEvent,
+  WorkspaceStatus,
 } from "@coder/protocol";
-import { z } from "zod";
 import type { ServiceInstance } from "../cluster/service-instance";
 import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connection";
 import type { Db } from "../db/database";
@@ -38,18 +35,8 @@ import { SharedTransients, type Transient } from "./shared-transients";
 import { WorkspaceTombstones } from "./tombstones";
 import { WarmPool } from "./warm-pool";
 
-const toolProgressNotification = z.object({
-  callId: z.string().max(256),
-  update: z.record(z.string(), z.unknown()),
-});
-
-const searchMatchesNotification = z.object({
-  searchId: z.string().max(64),
-  files: z.array(fileMatches).max(MAX_SEARCH_MATCHES),
-});
-
-/** A batch of a search's matches, or why the daemon's notification was refused. */
-export type SearchMatchesBatch = FileMatches[] | { malformed: string };
+/** A batch of a search's matches, or word that the daemon sent one the contract refused. */
+export type SearchMatchesBatch = FileMatches[] | { malformed: true };
 
 export class WorkspaceError extends Error {
   constructor(
@@ -91,17 +78,8 @@ export class WorkspaceService {
   private readonly transient = new Map<string, Transient>();
   private readonly daemons = new Map<string, DaemonConnection>();
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
-  private readonly toolProgress = new CallListeners<Record<string, unknown>>((params) => {
-    const parsed = toolProgressNotification.safeParse(params);
-    return parsed.success ? { id: parsed.data.callId, payload: parsed.data.update } : undefined;
-  });
-  private readonly searchMatches = new CallListeners<SearchMatchesBatch>((params) => {
-    const id = z.object({ searchId: z.string().max(64) }).safeParse(params);
-    if (!id.success) return undefined;
-    const parsed = searchMatchesNotification.safeParse(params);
-    const payload = parsed.success ? parsed.data.files : { malformed: parsed.error.issues[0]?.message ?? "" };
-    return { id: id.data.searchId, payload };
-  });
+  private readonly toolProgress = new CallListeners<Record<string, unknown>>();
+  private readonly searchMatches = new CallListeners<SearchMatchesBatch>();
   private readonly stopWatching = new AbortController();
   /** Spare workspaces made ahead, which `create` claims when one fits. */
   readonly pool: WarmPool;
@@ -664,8 +642,12 @@ export class WorkspaceService {
         id,
         {
           "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
-          "tools.progress": (params) => this.toolProgress.route(id, params),
-          "search.matches": (params) => this.searchMatches.route(id, params),
+          "tools.progress": ({ callId, update }) => this.toolProgress.route(id, callId, update),
+          "search.matches": ({ searchId, files }) => this.searchMatches.route(id, searchId, files),
+          // Which search a refused batch was for is not to be trusted: every search running there ends.
+          refused: (method) => {
+            if (method === "search.matches") this.searchMatches.routeToAll(id, { malformed: true });
+          },
         },
         this.log,
         this.daemonOptions,

@@ -1,8 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { DaemonErrorCode } from "@coder/protocol";
-import { defineMethod } from "../rpc/dispatch";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
-import { pathParams } from "./params";
 import { resolveTarget } from "./paths";
 import { lstatOrUndefined } from "./probe";
 
@@ -18,5 +17,7 @@ export async function makeFolder(root: string, input: string): Promise<{ path: s
   }
 }
 
-export const mkdirMethod = (root: string) =>
-  defineMethod({ params: pathParams, run: (params) => makeFolder(root, params.path) });
+export const mkdirMethod =
+  (root: string): DaemonHandler<"fs.mkdir"> =>
+  (params) =>
+    makeFolder(root, params.path);

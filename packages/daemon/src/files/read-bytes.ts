@@ -1,7 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
-import { type BytesResult, DaemonErrorCode, MAX_IMAGE_BYTES, workspacePath } from "@coder/protocol";
-import { z } from "zod";
-import { defineMethod } from "../rpc/dispatch";
+import { type BytesResult, DaemonErrorCode } from "@coder/protocol";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
 import { resolveTarget } from "./paths";
 
@@ -22,8 +21,7 @@ export async function readBytes(root: string, input: string, maxBytes: number): 
   }
 }
 
-export const readBytesMethod = (root: string) =>
-  defineMethod({
-    params: z.object({ path: workspacePath, maxBytes: z.number().int().min(0).max(MAX_IMAGE_BYTES) }),
-    run: (params) => readBytes(root, params.path, params.maxBytes),
-  });
+export const readBytesMethod =
+  (root: string): DaemonHandler<"fs.readBytes"> =>
+  (params) =>
+    readBytes(root, params.path, params.maxBytes);

@@ -1,14 +1,10 @@
 import { readFile, stat } from "node:fs/promises";
-import { DaemonErrorCode, type ReadResult, workspacePath } from "@coder/protocol";
-import { z } from "zod";
-import { defineMethod } from "../rpc/dispatch";
+import { DaemonErrorCode, type ReadResult } from "@coder/protocol";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
 import { resolveTarget } from "./paths";
 import { decodeText } from "./text";
 import { fileFacts } from "./version";
-
-/** The largest read the daemon accepts, so one request cannot exhaust its memory. */
-const MAX_READ_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads a file for the editor. A file above `maxBytes` is answered as `too_large` from its size
@@ -32,11 +28,7 @@ export async function readWorkspaceFile(root: string, input: string, maxBytes: n
   }
 }
 
-export const readMethod = (root: string) =>
-  defineMethod({
-    params: z.object({
-      path: workspacePath,
-      maxBytes: z.number().int().min(0).max(MAX_READ_BYTES, `maxBytes is at most ${MAX_READ_BYTES}`),
-    }),
-    run: (params) => readWorkspaceFile(root, params.path, params.maxBytes),
-  });
+export const readMethod =
+  (root: string): DaemonHandler<"fs.read"> =>
+  (params) =>
+    readWorkspaceFile(root, params.path, params.maxBytes);

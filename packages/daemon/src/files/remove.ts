@@ -1,8 +1,7 @@
 import { rm } from "node:fs/promises";
 import { DaemonErrorCode } from "@coder/protocol";
-import { defineMethod } from "../rpc/dispatch";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
-import { pathParams } from "./params";
 import { resolveEntry } from "./paths";
 import { lstatOrUndefined } from "./probe";
 
@@ -20,5 +19,7 @@ export async function removeEntry(root: string, input: string): Promise<{ path: 
   }
 }
 
-export const deleteMethod = (root: string) =>
-  defineMethod({ params: pathParams, run: (params) => removeEntry(root, params.path) });
+export const deleteMethod =
+  (root: string): DaemonHandler<"fs.delete"> =>
+  (params) =>
+    removeEntry(root, params.path);

@@ -1,8 +1,7 @@
 import { mkdir, rename } from "node:fs/promises";
 import path from "node:path";
-import { DaemonErrorCode, workspacePath } from "@coder/protocol";
-import { z } from "zod";
-import { defineMethod } from "../rpc/dispatch";
+import { DaemonErrorCode } from "@coder/protocol";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
 import { resolveEntry } from "./paths";
 import { lstatOrUndefined } from "./probe";
@@ -42,8 +41,7 @@ export async function renameEntry(
   }
 }
 
-export const renameMethod = (root: string) =>
-  defineMethod({
-    params: z.object({ from: workspacePath, to: workspacePath }),
-    run: (params) => renameEntry(root, params.from, params.to),
-  });
+export const renameMethod =
+  (root: string): DaemonHandler<"fs.rename"> =>
+  (params) =>
+    renameEntry(root, params.from, params.to);

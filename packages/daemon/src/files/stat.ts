@@ -1,9 +1,8 @@
 import { lstat, stat } from "node:fs/promises";
 import path from "node:path";
 import type { DaemonRequests } from "@coder/protocol";
-import { defineMethod } from "../rpc/dispatch";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { toResponseError } from "../rpc/errors";
-import { pathParams } from "./params";
 import { resolveTarget } from "./paths";
 import { fileFacts } from "./version";
 
@@ -26,5 +25,7 @@ export async function statPath(root: string, input: string): Promise<StatResult>
   }
 }
 
-export const statMethod = (root: string) =>
-  defineMethod({ params: pathParams, run: (params) => statPath(root, params.path) });
+export const statMethod =
+  (root: string): DaemonHandler<"fs.stat"> =>
+  (params) =>
+    statPath(root, params.path);

@@ -1,9 +1,8 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DaemonErrorCode } from "@coder/protocol";
+import { DaemonErrorCode, MAX_TREE_ENTRIES } from "@coder/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTestDaemon, type TestDaemon } from "../testing/harness";
-import { MAX_TREE_ENTRIES } from "./tree";
 
 let daemon: TestDaemon;
 const at = (p: string) => path.join(daemon.root, p);

@@ -1,15 +1,11 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { DaemonErrorCode, type FileEntry, type TreeResult, workspacePath } from "@coder/protocol";
+import { DaemonErrorCode, type FileEntry, MAX_TREE_ENTRIES, type TreeResult } from "@coder/protocol";
 import { resolveInWorkspace } from "@coder/tools";
-import { z } from "zod";
-import { defineMethod } from "../rpc/dispatch";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
 import { resolveTarget } from "./paths";
-
-/** At most this many entries per answer (the tree is virtualised; this only bounds one answer). */
-export const MAX_TREE_ENTRIES = 50_000;
 
 /** Folders that are listed but never descended into. */
 const OPAQUE_FOLDERS = new Set([".git"]);
@@ -108,8 +104,7 @@ export async function tree(root: string, input: string, depth: number): Promise<
   return { path: display, entries, truncated };
 }
 
-export const treeMethod = (root: string) =>
-  defineMethod({
-    params: z.object({ path: workspacePath.default("."), depth: z.number().int().min(1).max(8).default(1) }),
-    run: (params) => tree(root, params.path, params.depth),
-  });
+export const treeMethod =
+  (root: string): DaemonHandler<"fs.tree"> =>
+  (params) =>
+    tree(root, params.path, params.depth);

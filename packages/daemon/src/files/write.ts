@@ -2,9 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { type BigIntStats, lstatSync, readFileSync, renameSync } from "node:fs";
 import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DaemonErrorCode, type WriteResult, workspacePath } from "@coder/protocol";
-import { z } from "zod";
-import { defineMethod } from "../rpc/dispatch";
+import { DaemonErrorCode, type WriteResult } from "@coder/protocol";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError, toResponseError } from "../rpc/errors";
 import { resolveTarget } from "./paths";
 import { lstatOrUndefined } from "./probe";
@@ -93,13 +92,7 @@ export async function writeWorkspaceFile(
   }
 }
 
-export const writeMethod = (root: string) =>
-  defineMethod({
-    params: z.object({
-      path: workspacePath,
-      content: z.string(),
-      expectedVersion: z.string().optional(),
-      expectedHash: z.string().optional(),
-    }),
-    run: ({ path, content, ...condition }) => writeWorkspaceFile(root, path, content, condition),
-  });
+export const writeMethod =
+  (root: string): DaemonHandler<"fs.write"> =>
+  ({ path, content, ...condition }) =>
+    writeWorkspaceFile(root, path, content, condition);

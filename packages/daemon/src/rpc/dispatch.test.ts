@@ -2,33 +2,30 @@ import { DaemonErrorCode } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
 import { CancellationTokenSource, ResponseError } from "vscode-jsonrpc/node";
 import { z } from "zod";
-import { Dispatcher, defineMethod } from "./dispatch";
+import { Dispatcher } from "./dispatch";
 
 function setup() {
   const logs: string[] = [];
   const seen: AbortSignal[] = [];
   let finish = () => {};
+  const contract = {
+    add: { params: z.object({ a: z.number(), b: z.number() }) },
+    broken: { params: z.object({}) },
+    wait: { params: z.object({}) },
+  };
   const dispatcher = new Dispatcher(
+    contract,
     {
-      add: defineMethod({
-        params: z.object({ a: z.number(), b: z.number() }),
-        run: async ({ a, b }) => a + b,
-      }),
-      broken: defineMethod({
-        params: z.object({}),
-        run: async () => {
-          throw new TypeError("cannot read properties of undefined");
-        },
-      }),
-      wait: defineMethod({
-        params: z.object({}),
-        run: (_params, signal) => {
-          seen.push(signal);
-          return new Promise<void>((resolve) => {
-            finish = resolve;
-          });
-        },
-      }),
+      add: async ({ a, b }) => a + b,
+      broken: async () => {
+        throw new TypeError("cannot read properties of undefined");
+      },
+      wait: (_params, signal) => {
+        seen.push(signal);
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
     },
     (message) => logs.push(message),
   );

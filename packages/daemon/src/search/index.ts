@@ -3,19 +3,13 @@ import {
   type FileListResult,
   type FileMatches,
   MAX_EDITOR_FILE_BYTES,
-  MAX_LISTED_FILES,
-  MAX_REPLACEMENT_CHARS,
-  MAX_SEARCH_MATCHES,
   type ReplacementPlan,
   type SearchSummary,
   type TextQuery,
-  textQuery,
-  workspacePath,
 } from "@coder/protocol";
 import { ripgrepBinary, runRipgrep, type ToolsConfig, WALK_FLAGS } from "@coder/tools";
-import { z } from "zod";
 import { readWorkspaceFile } from "../files/read";
-import { defineMethod } from "../rpc/dispatch";
+import type { DaemonHandler } from "../rpc/dispatch";
 import { daemonError } from "../rpc/errors";
 import { lineMatchOf } from "./line-window";
 import { MatchBatcher } from "./match-batcher";
@@ -159,27 +153,12 @@ async function planReplacement(
 }
 
 /** search.files, search.text and search.replaceIn, confined to `root`. */
-export function searchMethods(options: SearchOptions) {
+export function searchMethods(options: SearchOptions): {
+  [M in "search.files" | "search.text" | "search.replaceIn"]: DaemonHandler<M>;
+} {
   return {
-    "search.files": defineMethod({
-      params: z.object({ limit: z.number().int().min(1).max(MAX_LISTED_FILES) }),
-      run: (params, signal) => listFiles(options, params.limit, signal),
-    }),
-    "search.text": defineMethod({
-      params: z.object({
-        searchId: z.string().min(1).max(64),
-        query: textQuery,
-        maxMatches: z.number().int().min(1).max(MAX_SEARCH_MATCHES),
-      }),
-      run: (params, signal) => searchText(options, params, signal),
-    }),
-    "search.replaceIn": defineMethod({
-      params: z.object({
-        path: workspacePath,
-        query: textQuery,
-        replacement: z.string().max(MAX_REPLACEMENT_CHARS),
-      }),
-      run: (params, signal) => planReplacement(options, params, signal),
-    }),
+    "search.files": (params, signal) => listFiles(options, params.limit, signal),
+    "search.text": (params, signal) => searchText(options, params, signal),
+    "search.replaceIn": (params, signal) => planReplacement(options, params, signal),
   };
 }

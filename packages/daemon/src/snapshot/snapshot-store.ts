@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { lstat, mkdir, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DaemonErrorCode, type TurnDiff } from "@coder/protocol";
+import { DaemonErrorCode, MAX_TURN_PATCH_BYTES, type TurnDiff } from "@coder/protocol";
 import { resolveEntry } from "../files/paths";
 import { daemonError } from "../rpc/errors";
 import { type GitPlace, runGit } from "./git";
@@ -44,7 +44,7 @@ export class SnapshotStore {
   ) {
     this.keep = options.keep ?? 100;
     this.gcEvery = options.gcEvery ?? 50;
-    this.maxPatchBytes = options.maxPatchBytes ?? 1024 * 1024;
+    this.maxPatchBytes = options.maxPatchBytes ?? MAX_TURN_PATCH_BYTES;
   }
 
   /** Records the current files; returns the snapshot's id (its tree hash). */

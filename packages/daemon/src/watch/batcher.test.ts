@@ -1,6 +1,7 @@
 import type { FileChange } from "@coder/protocol";
+import { MAX_CHANGES_PER_NOTIFICATION } from "@coder/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ChangeBatcher, FLUSH_DELAY_MS, MAX_CHANGES_PER_NOTIFICATION } from "./batcher";
+import { ChangeBatcher, FLUSH_DELAY_MS } from "./batcher";
 
 let sent: FileChange[][];
 let batcher: ChangeBatcher;

@@ -1,11 +1,9 @@
-import type { FileChange } from "@coder/protocol";
+import { type FileChange, MAX_CHANGES_PER_NOTIFICATION } from "@coder/protocol";
 
 type ChangeType = FileChange["type"];
 
 /** Gathers events for this long before sending them, so a burst becomes one notification. */
 export const FLUSH_DELAY_MS = 75;
-/** At most this many changes per notification; a larger burst is sent in several. */
-export const MAX_CHANGES_PER_NOTIFICATION = 500;
 
 /**
  * Folds a new event for a path into the one already pending for it; undefined means the two

@@ -13,7 +13,7 @@ export const SPILL_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** The spill folder is kept under this many bytes, the oldest files going first. */
 export const SPILL_BUDGET_BYTES = 64 * 1024 * 1024;
 /** One spilled output keeps at most this many bytes (the first ones). */
-export const MAX_SPILL_BYTES = 8 * 1024 * 1024;
+export { MAX_SPILL_BYTES } from "@coder/protocol";
 
 /** Saves into `dir` as `<callId>.txt`, then prunes the folder (age and size budget). */
 export function spillToFolder(dir: string): SaveOutput {

@@ -1,15 +1,13 @@
-import { type ToolDefinition, type ToolsExecuteResult, toolResult } from "@coder/protocol";
-import { fail } from "@coder/tools";
+import { type ToolDefinition, type ToolsExecuteResult, toolName } from "@coder/protocol";
 import { z } from "zod";
 import { DaemonCallError } from "../../daemon/daemon-connection";
-import { failureText } from "../tools/local-registry";
 import { cutText, jsonSize, shrinkJson } from "./bounded-json";
 import type { WorkspacePort } from "./workspace-port";
 
 /**
- * What the service accepts from a workspace's daemon before storing it and sending it to the
- * model. The daemon runs inside the container, beside whatever the repository runs, so its
- * answers are treated as hostile: the real tools stay far below these limits.
+ * What the service keeps of a workspace daemon's answers before storing them and sending them to
+ * the model. Their shape and outer bounds were checked against the daemon contract on arrival
+ * (DaemonConnection); these are the tighter budgets of a model's context and the session's store.
  */
 export const DAEMON_ANSWER_LIMITS = {
   /** Tools kept from one list; the rest are dropped. */
@@ -28,23 +26,17 @@ export const DAEMON_ANSWER_LIMITS = {
   progressChars: 128 * 1024,
   /** All live-progress updates of one call together; later ones are dropped. */
   progressTotalChars: 2 * 1024 * 1024,
-  /** The path the daemon answers for a kept output. */
-  pathChars: 4096,
   /** The message of an error the daemon answers a request with. */
   errorChars: 4096,
 } as const;
 
 const L = DAEMON_ANSWER_LIMITS;
 
-/** OpenAI's rule for function names, which every provider accepts. */
-const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const definition = z.object({
   id: toolName,
   description: z.string(),
   parameters: z.record(z.string(), z.unknown()),
 });
-const executeAnswer = z.object({ result: toolResult, output: z.string() });
-const spillAnswer = z.string().min(1).max(L.pathChars);
 
 /** The workspace answered with something the service cannot use (a message for a person). */
 export class DaemonAnswerError extends Error {
@@ -55,10 +47,10 @@ export class DaemonAnswerError extends Error {
 }
 
 /**
- * The port with every daemon answer validated and bounded: a tool list is cut to what the model
- * can be offered, a tool result that is not one becomes a plain tool error, oversized text is cut
- * with a marker, and live progress is limited per update and per call. Nothing a daemon sends can
- * make the service store or forward more than these limits, or throw anything but a plain error.
+ * The port with every daemon answer within the agent's budgets: a tool list is cut to what the
+ * model can be offered, oversized text is cut with a marker, and live progress is limited per
+ * update and per call. Nothing a daemon sends can make the service store or forward more than
+ * these limits, or throw anything but a plain error.
  */
 export function boundedWorkspace(port: WorkspacePort, log: (line: string) => void): WorkspacePort {
   return {
@@ -71,12 +63,7 @@ export function boundedWorkspace(port: WorkspacePort, log: (line: string) => voi
       const answer = await shortErrors(() => port.executeTool(call, progress, signal, prompter));
       return boundExecution(call.tool, answer, log);
     },
-    async saveOutput(callId, text) {
-      const parsed = spillAnswer.safeParse(await shortErrors(() => port.saveOutput(callId, text)));
-      if (parsed.success) return parsed.data;
-      log(`workspace daemon: tools.spill answered something that is not a path`);
-      throw new DaemonAnswerError("the workspace did not say where it kept the output");
-    },
+    saveOutput: (callId, text) => shortErrors(() => port.saveOutput(callId, text)),
     async readText(path, maxBytes) {
       const text = await port.readText(path, maxBytes);
       return typeof text === "string" ? text.slice(0, maxBytes) : undefined;
@@ -124,19 +111,10 @@ export function boundToolList(answer: unknown, log: (line: string) => void): Too
 /** A tool's answer as the service stores it and the model reads it. */
 export function boundExecution(
   tool: string,
-  answer: unknown,
+  answer: ToolsExecuteResult,
   log: (line: string) => void,
 ): ToolsExecuteResult {
-  const parsed = executeAnswer.safeParse(answer);
-  if (!parsed.success) {
-    log(`workspace daemon: ${tool} answered something that is not a tool result`);
-    const result = fail(
-      "io_error",
-      `the workspace answered the ${tool} call with something that is not a tool result`,
-    );
-    return { result, output: failureText(result) };
-  }
-  const { result, output } = parsed.data;
+  const { result, output } = answer;
   const size = jsonSize(result);
   let bounded = result;
   if (size > L.resultChars) {
@@ -153,8 +131,7 @@ export function boundExecution(
 }
 
 /**
- * Live progress within bounds: an update that is not an object is dropped, one that is too large is
- * shortened, one that repeats the last is skipped (bash repeats its capped output while a command
+ * Live progress within bounds: an update that is too large is shortened, one that repeats the last is skipped (bash repeats its capped output while a command
  * keeps printing), and once a call's updates add up to the total, the rest wait for the result.
  */
 function boundProgress(
@@ -165,10 +142,10 @@ function boundProgress(
   let total = 0;
   let last = "";
   let exhausted = false;
-  return (update: unknown) => {
-    if (exhausted || typeof update !== "object" || update === null || Array.isArray(update)) return;
+  return (update) => {
+    if (exhausted) return;
     let json = JSON.stringify(update);
-    let bounded = update as Record<string, unknown>;
+    let bounded = update;
     if (json.length > L.progressChars) {
       bounded = shrinkJson(update, L.progressChars / 2) as Record<string, unknown>;
       json = JSON.stringify(bounded);

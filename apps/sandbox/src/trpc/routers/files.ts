@@ -2,7 +2,6 @@ import {
   changesInput,
   deleteInput,
   fileListInput,
-  fileListResult,
   imageInput,
   MAX_EDITOR_FILE_BYTES,
   MAX_LISTED_FILES,
@@ -66,20 +65,20 @@ export const filesRouter = router({
     .input(fileListInput)
     .query(async ({ ctx, input }) => {
       const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return fileListResult.parse(await daemon.request("search.files", { limit: MAX_LISTED_FILES }));
+      return daemon.request("search.files", { limit: MAX_LISTED_FILES });
     }),
   /** Find in files: batches of matches grouped by file as ripgrep finds them, then a summary. */
   search: workspaceProcedure("viewer")
     .input(searchInput)
     .subscription(({ ctx, input, signal }) =>
-      withMappedErrors(streamSearch(ctx.workspaces, input.workspaceId, input.query, ctx.log, signal)),
+      withMappedErrors(streamSearch(ctx.workspaces, input.workspaceId, input.query, signal)),
     ),
   /** Replaces every match in the given files through the editor's write path; answers what undo needs. */
   replace: workspaceProcedure("editor")
     .input(replaceInput)
     .mutation(async ({ ctx, input }) => {
       const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return replaceInFiles(daemon, input, ctx.log);
+      return replaceInFiles(daemon, input);
     }),
   /** An image file's bytes and type for the viewer (PNG, JPEG, GIF, WebP, SVG), at most MAX_IMAGE_BYTES. */
   image: workspaceProcedure("viewer")
