@@ -1,4 +1,5 @@
 import { containerLayout, terminalName } from "@coder/protocol";
+import { ServiceError } from "../errors/service-error";
 import type { WorkspaceDriver } from "../workspaces/driver";
 
 /** At most this many terminals are listed: a process in the workspace can make thousands. */
@@ -40,7 +41,11 @@ exit 1
 const TERMINAL_ENV = ["TERM=xterm-256color", "LANG=C.UTF-8", "COLORTERM=truecolor"];
 
 /** A new terminal could not be made; the message is for people. */
-export class TerminalCreateError extends Error {}
+export class TerminalCreateError extends ServiceError {
+  constructor(message: string) {
+    super("precondition", message);
+  }
+}
 
 /**
  * The terminals open in a workspace: its tmux sessions, which are the truth (a shell can end one,

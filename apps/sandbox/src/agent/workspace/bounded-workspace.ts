@@ -2,6 +2,7 @@ import { type ToolDefinition, type ToolsExecuteResult, toolResult } from "@coder
 import { fail } from "@coder/tools";
 import { z } from "zod";
 import { DaemonCallError } from "../../daemon/daemon-connection";
+import { ServiceError } from "../../errors/service-error";
 import { failureText } from "../tools/local-registry";
 import { cutText, jsonSize, shrinkJson } from "./bounded-json";
 import type { WorkspacePort } from "./workspace-port";
@@ -47,10 +48,9 @@ const executeAnswer = z.object({ result: toolResult, output: z.string() });
 const spillAnswer = z.string().min(1).max(L.pathChars);
 
 /** The workspace answered with something the service cannot use (a message for a person). */
-export class DaemonAnswerError extends Error {
+export class DaemonAnswerError extends ServiceError {
   constructor(message: string) {
-    super(message);
-    this.name = "DaemonAnswerError";
+    super("unavailable", message);
   }
 }
 
