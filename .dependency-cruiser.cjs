@@ -20,7 +20,7 @@ const FLOORS = [
   ["the Docker driver", ["docker/"]],
   ["people", ["sockets/", "auth/", "cluster/"]],
   ["storage and configuration", ["db/", "config\\.ts$"]],
-  ["ground", ["container-streams/", "driver/", "net/", "events/"]],
+  ["ground", ["errors/", "container-streams/", "driver/", "net/", "events/"]],
 ].map(([name, paths]) => [name, paths.map((p) => `${SANDBOX}${p}`)]);
 
 /** Tests and their support files may reach the harness above them. */
@@ -48,8 +48,12 @@ module.exports = {
     {
       name: "dockerode-only-in-the-docker-driver",
       severity: "error",
-      comment: "Only the Docker driver speaks to the engine, so another driver is one new folder (benches compare against raw engine calls on purpose).",
-      from: { path: ["^apps/sandbox/src/", "^apps/web/src/", "^packages/", "^e2e/"], pathNot: `${SANDBOX}docker/` },
+      comment:
+        "Only the Docker driver speaks to the engine, so another driver is one new folder (benches compare against raw engine calls on purpose).",
+      from: {
+        path: ["^apps/sandbox/src/", "^apps/web/src/", "^packages/", "^e2e/"],
+        pathNot: `${SANDBOX}docker/`,
+      },
       to: { path: "(^|/)node_modules/(@types/)?dockerode/" },
     },
     {

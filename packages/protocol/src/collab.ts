@@ -38,6 +38,15 @@ export const CollabRefusal = {
 } as const;
 export type CollabRefusal = (typeof CollabRefusal)[keyof typeof CollabRefusal];
 
+/**
+ * Close codes with which the service ends a collaboration socket besides the access ones
+ * (AccessCloseCode); the reason is a CollabRefusal, which the editor shows.
+ */
+export const CollabCloseCode = {
+  /** An update would grow the document past what is edited live, or past its sender's share. */
+  TooLarge: 4413,
+} as const;
+
 /** Files above this many bytes are not edited live (the editor says so). */
 export const MAX_COLLAB_FILE_BYTES = 2 * 1024 * 1024;
 

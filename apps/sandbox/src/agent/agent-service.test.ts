@@ -1,7 +1,7 @@
 import type { ToolPart } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../db/testing/test-database";
-import { AgentError } from "./errors";
+import { ServiceError } from "../errors/service-error";
 import { type AgentFixture, isType, MODEL, startAgentFixture } from "./testing/agent-fixture";
 
 let f: AgentFixture;
@@ -11,14 +11,14 @@ afterEach(async () => {
 
 const parts = async (sessionId: string) => (await f.agent.get(sessionId)).messages.flatMap((m) => m.parts);
 
-async function failure(promise: Promise<unknown>): Promise<AgentError> {
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof AgentError) return error;
+    if (error instanceof ServiceError) return error;
     throw error;
   }
-  throw new Error("expected an AgentError");
+  throw new Error("expected a refusal (a ServiceError)");
 }
 
 describe.each(DIALECTS)("on %s", (dialect) => {

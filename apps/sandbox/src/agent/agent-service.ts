@@ -24,7 +24,7 @@ import { PendingRequests } from "./interaction/pending-requests";
 import { INTERRUPTED, SERVICE_STOPPING } from "./loop/turn";
 import { startTurn } from "./loop/turn-start";
 import type { RuntimeDeps } from "./loop/turn-state";
-import { ModelCatalog, ModelConfigError } from "./models/catalog";
+import { ModelCatalog } from "./models/catalog";
 import { bashParser } from "./permissions/bash-grammar";
 import type { AgentPresence } from "./presence/agent-presence";
 import { type RevertResult, TurnChanges } from "./snapshots/turn-revert";
@@ -305,9 +305,7 @@ export class AgentService {
       if (await this.store.runningTurn(session.id)) {
         throw new AgentError("busy", "the agent is still working on the last prompt (on another instance)");
       }
-      const model = await this.models.resolve(input.model ?? session.model).catch((error: unknown) => {
-        throw error instanceof ModelConfigError ? new AgentError("precondition", error.message) : error;
-      });
+      const model = await this.models.resolve(input.model ?? session.model);
       await this.options.workspaceInfo(session.workspaceId);
       const recorder = new SessionRecorder(this.events, session.id);
       const changes = {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
+import { ServiceError } from "../errors/service-error";
 import type { ConnectionRegistry } from "./connection-registry";
 import { lookalikeOf, nameTakenMessage } from "./guest-name";
 import type { Principal } from "./principal";
@@ -10,10 +11,10 @@ type GuestRole = "viewer" | "editor";
 type Guest = Extract<Principal, { kind: "guest" }>;
 
 /** A name that looks like the name of a guest already in the link's workspace. */
-export class NameTakenError extends Error {
+export class NameTakenError extends ServiceError {
   constructor(name: string, present: string) {
-    super(nameTakenMessage(name, present));
-    this.name = "NameTakenError";
+    // The link is right, the name is someone else's: no guess failed.
+    super("bad_request", nameTakenMessage(name, present));
   }
 }
 

@@ -3,6 +3,7 @@ import {
   AccessCloseCode,
   accessRefusal,
   COLLAB_TEXT,
+  CollabCloseCode,
   type CollabNote,
   CollabRefusal,
   type CollabUser,
@@ -175,7 +176,7 @@ export class WorkspaceDocuments {
       },
       beforeHandleMessage: async ({ documentName, document, update, connection, context }) => {
         if (!carriesUpdate(update)) return;
-        const tooLarge = { code: 4413, reason: CollabRefusal.TooLarge };
+        const tooLarge = { code: CollabCloseCode.TooLarge, reason: CollabRefusal.TooLarge };
         if (document.getText(COLLAB_TEXT).length + update.byteLength > MAX_COLLAB_FILE_BYTES + 64 * 1024)
           throw tooLarge;
         // A read-only connection's updates are never applied: they cost the document nothing.

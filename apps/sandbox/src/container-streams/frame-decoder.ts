@@ -1,11 +1,11 @@
+import { NamedError } from "../errors/named-error";
 /** What a stream from a container did wrong; the connection it came on is dropped. */
-export class FrameViolation extends Error {
+export class FrameViolation extends NamedError {
   constructor(
     readonly kind: "header_too_long" | "bad_header" | "too_big" | "bad_message",
     message: string,
   ) {
     super(message);
-    this.name = "FrameViolation";
   }
 }
 

@@ -24,6 +24,7 @@ import { BoundedMessageReader } from "../container-streams/bounded-message-reade
 import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/frame-decoder";
 import { unfailingWrites } from "../container-streams/unfailing-writes";
 import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
+import { ServiceError, type ServiceErrorKind } from "../errors/service-error";
 import { checkAgainst, REFUSED_NOTIFICATION_LOG_LIMITS } from "./contract-check";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
 
@@ -38,31 +39,32 @@ export function daemonCommand(configured: readonly LspServerConfig[]): string[] 
   return same ? command : [...command, "--config", JSON.stringify({ lsp: { servers: configured } })];
 }
 
+/** What a daemon's error code means to the service; any other code: the workspace could not do it. */
+function kindOfDaemonCode(code: number): ServiceErrorKind {
+  switch (code) {
+    case DaemonErrorCode.PathDenied:
+      return "forbidden";
+    case DaemonErrorCode.NotFound:
+      return "not_found";
+    case DaemonErrorCode.Conflict:
+    case DaemonErrorCode.Exists:
+      return "conflict";
+    case DaemonErrorCode.IsDirectory:
+    case DaemonErrorCode.NotDirectory:
+    case DaemonErrorCode.BadPattern:
+      return "bad_request";
+    default:
+      return "unavailable";
+  }
+}
+
 /** A daemon call failed in a way the caller should show as-is (path refused, not found, ...). */
-export class DaemonCallError extends Error {
+export class DaemonCallError extends ServiceError {
   constructor(
     readonly code: number,
     message: string,
   ) {
-    super(message);
-    this.name = "DaemonCallError";
-  }
-  get kind(): "forbidden" | "not_found" | "conflict" | "bad_request" | "internal" {
-    switch (this.code) {
-      case DaemonErrorCode.PathDenied:
-        return "forbidden";
-      case DaemonErrorCode.NotFound:
-        return "not_found";
-      case DaemonErrorCode.Conflict:
-      case DaemonErrorCode.Exists:
-        return "conflict";
-      case DaemonErrorCode.IsDirectory:
-      case DaemonErrorCode.NotDirectory:
-      case DaemonErrorCode.BadPattern:
-        return "bad_request";
-      default:
-        return "internal";
-    }
+    super(kindOfDaemonCode(code), message);
   }
 }
 
@@ -78,10 +80,9 @@ export class MalformedDaemonAnswerError extends DaemonCallError {
 }
 
 /** The daemon went away while a request was in flight, or could not be reached. */
-export class DaemonUnavailableError extends Error {
+export class DaemonUnavailableError extends ServiceError {
   constructor(message: string) {
-    super(message);
-    this.name = "DaemonUnavailableError";
+    super("unavailable", message);
   }
 }
 

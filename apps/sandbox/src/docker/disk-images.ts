@@ -2,6 +2,7 @@ import path from "node:path";
 import { containerLayout } from "@coder/protocol";
 import type Docker from "dockerode";
 import type { VolumeCreateOptions } from "dockerode";
+import { NamedError } from "../errors/named-error";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
 import { statusCode } from "./engine-errors";
 import { runJobContainer } from "./job-container";
@@ -83,12 +84,7 @@ release)
 esac
 `;
 
-export class DiskError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DiskError";
-  }
-}
+export class DiskError extends NamedError {}
 
 export interface DiskImagesOptions {
   /** Labels the job containers, so a test instance's cleanup finds them. */

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import ipaddr from "ipaddr.js";
+import { ServiceError } from "../errors/service-error";
 
 /** The most client addresses remembered; the oldest idle one is forgotten first. */
 const MAX_ADDRESSES = 10_000;
@@ -17,14 +18,14 @@ const GLOBAL_DOUBLING = 10;
 const MAX_WAITING_PER_ADDRESS = 64;
 const MAX_WAITING = 2_048;
 
-export class TooManyGuessesError extends Error {
+export class TooManyGuessesError extends ServiceError {
   constructor(fromOneAddress: boolean) {
     super(
+      "too_many",
       fromOneAddress
         ? "too many link checks from your address are waiting for an answer; wait for them first"
         : "too many link checks are waiting for an answer right now; try again in a minute",
     );
-    this.name = "TooManyGuessesError";
   }
 }
 

@@ -159,6 +159,7 @@ export async function cloneInto(
   if (code === TOO_BIG)
     throw new ImportError(
       `the repository is larger than the import limit of ${Math.round(settings.maxBytes / 2 ** 20)} MB (CODER_IMPORT_MAX_MB)`,
+      "too_large",
     );
   const said = progress.failureMessage();
   const login = /could not read Username|terminal prompts disabled/.test(said)

@@ -16,15 +16,15 @@ export interface CheckedGitUrl {
 export function checkGitUrl(text: string, allow: readonly EgressAllowEntry[]): CheckedGitUrl {
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
-    throw new ImportError("the URL must start with https://", "refused");
+    throw new ImportError("the URL must start with https://", "bad_request");
   if (url.username || url.password)
-    throw new ImportError("put no name or token into the URL; use the token field", "refused");
+    throw new ImportError("put no name or token into the URL; use the token field", "bad_request");
   if (url.protocol === "http:") {
     const port = url.port ? Number(url.port) : 80;
     if (!allowListOpens(allow, url.hostname, port))
       throw new ImportError(
         "plain http is allowed only to an address opened in CODER_EGRESS_ALLOW; use https://",
-        "refused",
+        "bad_request",
       );
   }
   return { url: url.href, host: url.host, plainHttp: url.protocol === "http:" };

@@ -1,11 +1,9 @@
+import { ServiceError, type ServiceErrorKind } from "../errors/service-error";
+
 /** An import (clone, unpack) that failed for a reason a person can act on; the message says it. */
-export class ImportError extends Error {
-  constructor(
-    message: string,
-    /** `refused`: the request itself is not allowed (bad URL, foreign upload); `failed`: it ran and failed. */
-    readonly kind: "refused" | "failed" = "failed",
-  ) {
-    super(message);
-    this.name = "ImportError";
+export class ImportError extends ServiceError {
+  /** `unavailable` by default: the import ran and could not be done (clone failed, timed out, cancelled). */
+  constructor(message: string, kind: ServiceErrorKind = "unavailable") {
+    super(kind, message);
   }
 }

@@ -4,6 +4,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { ServiceError } from "../errors/service-error";
 import { ImportError } from "./import-error";
 
 /**
@@ -34,19 +35,22 @@ export interface Upload {
   receivedAt: number;
 }
 
-export class UploadTooLargeError extends Error {
+export class UploadTooLargeError extends ServiceError {
   constructor(readonly maxBytes: number) {
-    super(`the upload is larger than ${Math.round(maxBytes / 2 ** 20)} MB (CODER_IMPORT_MAX_MB)`);
-    this.name = "UploadTooLargeError";
+    super(
+      "too_large",
+      `the upload is larger than ${Math.round(maxBytes / 2 ** 20)} MB (CODER_IMPORT_MAX_MB)`,
+    );
   }
 }
 
 /** Which allowance an upload would exceed. */
 export type UploadLimit = "person-count" | "person-bytes" | "guests";
 
-export class TooManyUploadsError extends Error {
+export class TooManyUploadsError extends ServiceError {
   constructor(readonly limit: UploadLimit) {
     super(
+      "too_many",
       {
         "person-count": `you already have ${MAX_PER_PERSON} uploads arriving or waiting to be unpacked; use or wait for them (unused ones are deleted after 30 minutes)`,
         "person-bytes":
@@ -55,7 +59,6 @@ export class TooManyUploadsError extends Error {
           "the guests' uploads waiting to be unpacked already take all the slots guests may use; try again in a few minutes",
       }[limit],
     );
-    this.name = "TooManyUploadsError";
   }
 }
 
@@ -174,7 +177,7 @@ export class UploadStore {
     if (!upload || upload.owner !== owner)
       throw new ImportError(
         "that upload does not exist (it may have expired); upload the file again",
-        "refused",
+        "bad_request",
       );
     this.uploads.delete(id);
     return upload;

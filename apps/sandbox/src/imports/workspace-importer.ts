@@ -82,7 +82,7 @@ export class WorkspaceImporter {
     upload: { uploadId: string; owner: string; into: string },
   ): Promise<UnpackReport> {
     if (this.running.has(id))
-      throw new ImportError("an import into this workspace is already running", "refused");
+      throw new ImportError("an import into this workspace is already running", "busy");
     const taken = this.uploads.take(upload.uploadId, upload.owner);
     return this.exclusive(id, undefined, (signal) =>
       this.unpack(id, image, taken, upload.into, () => undefined, signal),
@@ -129,7 +129,7 @@ export class WorkspaceImporter {
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     if (this.running.has(id))
-      throw new ImportError("an import into this workspace is already running", "refused");
+      throw new ImportError("an import into this workspace is already running", "busy");
     const abort = new AbortController();
     const signal = outer ? AbortSignal.any([abort.signal, outer]) : abort.signal;
     const done = work(signal);

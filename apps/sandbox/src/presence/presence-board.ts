@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { AGENT_COLLAB_USER, type PresencePerson } from "@coder/protocol";
 import { displayName, type Principal, type Role } from "../auth/principal";
+import { ServiceError } from "../errors/service-error";
 import type { PresenceShare, SharedPerson } from "./presence-share";
 
 /** Colours told apart on the IDE's dark background; a person keeps theirs while they stay. */
@@ -9,10 +10,9 @@ const PALETTE = ["#f47067", "#57ab5a", "#539bf5", "#daaa3f", "#b083f0", "#39c5cf
 /** Tabs one person may keep on one workspace's board; a page that opens more is buggy or hostile. */
 export const MAX_TABS_PER_PERSON = 16;
 
-export class TooManyTabsError extends Error {
+export class TooManyTabsError extends ServiceError {
   constructor() {
-    super(`at most ${MAX_TABS_PER_PERSON} tabs per person can be open on a workspace`);
-    this.name = "TooManyTabsError";
+    super("too_many", `at most ${MAX_TABS_PER_PERSON} tabs per person can be open on a workspace`);
   }
 }
 

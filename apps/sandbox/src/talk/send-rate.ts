@@ -1,15 +1,16 @@
 import { TALK_RATE_MESSAGES, TALK_RATE_SECONDS } from "@coder/protocol";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { ServiceError } from "../errors/service-error";
 
 /** A person sent more messages to a workspace's people than the rate allows. */
-export class SendingTooFastError extends Error {
+export class SendingTooFastError extends ServiceError {
   constructor(retryAfterMs: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
+      "too_many",
       `you are sending messages too fast: at most ${TALK_RATE_MESSAGES} every ${TALK_RATE_SECONDS} seconds; ` +
         `try again in ${seconds} s`,
     );
-    this.name = "SendingTooFastError";
   }
 }
 

@@ -2,6 +2,7 @@ import type { TalkLine, TalkUpdate } from "@coder/protocol";
 import { noticeWakeups } from "../agent/events/notice-wakeups";
 import type { Principal, Role } from "../auth/principal";
 import type { Db } from "../db/database";
+import { ServiceError } from "../errors/service-error";
 import type { LiveBus } from "../events/live-bus";
 import { type PeopleNotice, PeopleNotices } from "./people-notices";
 import { SendRate } from "./send-rate";
@@ -9,10 +10,9 @@ import { type Speaker, speakerOf } from "./speaker";
 import { type StoredLine, TalkStore } from "./talk-store";
 
 /** A viewer wrote while the owner had turned viewers' writing off. */
-export class ViewersMayNotWriteError extends Error {
+export class ViewersMayNotWriteError extends ServiceError {
   constructor() {
-    super("the owner has turned off writing for viewers in this workspace");
-    this.name = "ViewersMayNotWriteError";
+    super("forbidden", "the owner has turned off writing for viewers in this workspace");
   }
 }
 

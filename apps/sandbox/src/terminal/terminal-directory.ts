@@ -1,5 +1,6 @@
 import { containerLayout, terminalName } from "@coder/protocol";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
+import { ServiceError } from "../errors/service-error";
 
 /** At most this many terminals are listed: a process in the workspace can make thousands. */
 export const MAX_LISTED_TERMINALS = 50;
@@ -40,7 +41,11 @@ exit 1
 const TERMINAL_ENV = ["TERM=xterm-256color", "LANG=C.UTF-8", "COLORTERM=truecolor"];
 
 /** A new terminal could not be made; the message is for people. */
-export class TerminalCreateError extends Error {}
+export class TerminalCreateError extends ServiceError {
+  constructor(message: string) {
+    super("precondition", message);
+  }
+}
 
 /**
  * The terminals open in a workspace: its tmux sessions, which are the truth (a shell can end one,

@@ -1,13 +1,13 @@
+import { ServiceError } from "../errors/service-error";
 /** Calls one person runs at once on one workspace; the rest wait their turn. */
 export const CALLS_RUNNING_PER_PERSON = 4;
 /** Calls one person may have waiting on one workspace; beyond that a call is refused at once. */
 export const CALLS_WAITING_PER_PERSON = 256;
 
 /** A call refused because its person already has too many waiting. */
-export class TooManyCallsError extends Error {
+export class TooManyCallsError extends ServiceError {
   constructor() {
-    super("too many calls at once on this workspace; wait for the ones already sent");
-    this.name = "TooManyCallsError";
+    super("too_many", "too many calls at once on this workspace; wait for the ones already sent");
   }
 }
 

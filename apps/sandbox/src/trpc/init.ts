@@ -8,19 +8,16 @@ import {
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
-import { AgentError } from "../agent/errors";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
-import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
-import { ImportError } from "../imports/import-error";
+import { NamedError } from "../errors/named-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
-import { type PresenceBoard, TooManyTabsError } from "../presence/presence-board";
-import { SendingTooFastError } from "../talk/send-rate";
-import { type TalkService, ViewersMayNotWriteError } from "../talk/talk-service";
+import type { PresenceBoard } from "../presence/presence-board";
+import type { TalkService } from "../talk/talk-service";
 import type { TerminalDirectory } from "../terminal/terminal-directory";
 import type { WorkspaceService } from "../workspaces/workspace-service";
-import { WorkspaceError } from "../workspaces/workspace-service";
-import { type CallSlots, TooManyCallsError } from "./call-slots";
+import type { CallSlots } from "./call-slots";
+import { mappedError } from "./trpc-error-codes";
 
 export interface Context {
   /** Who is calling: null without a valid session cookie. */
@@ -65,10 +62,9 @@ export interface Meta {
 }
 
 /** A refused call whose cookie ended for a reason the page shows (a revoked or expired link). */
-class AccessEndedError extends Error {
+class AccessEndedError extends NamedError {
   constructor(readonly code: AccessCloseCode) {
     super(accessRefusal(code)?.message ?? "log in first");
-    this.name = "AccessEndedError";
   }
 }
 
@@ -95,8 +91,8 @@ const t = initTRPC
           .join("; ");
         return { ...shape, message };
       }
-      // An unexpected error's message may name host paths or internals; a daemon's is about the workspace.
-      if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DaemonCallError)) {
+      // An unexpected error's message may name host paths or internals.
+      if (error.code === "INTERNAL_SERVER_ERROR") {
         return { ...shape, message: INTERNAL_ERROR_MESSAGE };
       }
       return shape;
@@ -104,52 +100,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-
-/** An error of the layers below as a tRPC error whose message a person can act on, if it is one. */
-export function mappedError(cause: unknown): TRPCError | undefined {
-  if (cause instanceof WorkspaceError) {
-    const code = cause.kind === "not_found" ? "NOT_FOUND" : "PRECONDITION_FAILED";
-    return new TRPCError({ code, message: cause.message, cause });
-  }
-  if (cause instanceof DaemonCallError) {
-    const code = {
-      forbidden: "FORBIDDEN",
-      not_found: "NOT_FOUND",
-      conflict: "CONFLICT",
-      bad_request: "BAD_REQUEST",
-      internal: "INTERNAL_SERVER_ERROR",
-    } as const;
-    return new TRPCError({ code: code[cause.kind], message: cause.message, cause });
-  }
-  if (cause instanceof AgentError) {
-    const code = {
-      not_found: "NOT_FOUND",
-      busy: "CONFLICT",
-      conflict: "CONFLICT",
-      precondition: "PRECONDITION_FAILED",
-      bad_request: "BAD_REQUEST",
-    } as const;
-    return new TRPCError({ code: code[cause.kind], message: cause.message, cause });
-  }
-  if (cause instanceof ImportError) {
-    const code = cause.kind === "refused" ? "BAD_REQUEST" : "UNPROCESSABLE_CONTENT";
-    return new TRPCError({ code, message: cause.message, cause });
-  }
-  if (cause instanceof DaemonUnavailableError) {
-    return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: cause.message, cause });
-  }
-  if (cause instanceof ViewersMayNotWriteError) {
-    return new TRPCError({ code: "FORBIDDEN", message: cause.message, cause });
-  }
-  if (
-    cause instanceof TooManyTabsError ||
-    cause instanceof TooManyCallsError ||
-    cause instanceof SendingTooFastError
-  ) {
-    return new TRPCError({ code: "TOO_MANY_REQUESTS", message: cause.message, cause });
-  }
-  return undefined;
-}
 
 /** Turns errors from the layers below into tRPC errors whose message a person can act on. */
 const mapErrors = t.middleware(async ({ next }) => {

@@ -1,13 +1,13 @@
+import { NamedError } from "../errors/named-error";
 /** Why a run was aborted: a delete in this process, which then removes what the run made itself. */
 export const DELETED_HERE = "deleted here";
 /** Why a run was aborted: a delete through another instance, after which the run cleans up. */
 export const DELETED_ELSEWHERE = "deleted elsewhere";
 
 /** Thrown at a step boundary of a creation (or start) whose workspace was deleted meanwhile. */
-export class CreationCancelled extends Error {
+export class CreationCancelled extends NamedError {
   constructor(id: string) {
     super(`workspace ${id} was deleted while it was being made`);
-    this.name = "CreationCancelled";
   }
 }
 

@@ -16,6 +16,7 @@ import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connectio
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import type { ContainerState, WorkspaceDriver } from "../driver/workspace-driver";
+import { ServiceError } from "../errors/service-error";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
 import { ImportError } from "../imports/import-error";
@@ -38,15 +39,8 @@ import { WarmPool } from "./warm-pool";
 /** A batch of a search's matches, or word that the daemon sent one the contract refused. */
 export type SearchMatchesBatch = FileMatches[] | { malformed: true };
 
-export class WorkspaceError extends Error {
-  constructor(
-    readonly kind: "not_found" | "not_running" | "busy" | "precondition",
-    message: string,
-  ) {
-    super(message);
-    this.name = "WorkspaceError";
-  }
-}
+/** A workspace request that cannot be served as asked; the message says why, for a person. */
+export class WorkspaceError extends ServiceError {}
 
 export interface FileChangeBatch {
   changes: FileChange[];
@@ -426,7 +420,7 @@ export class WorkspaceService {
       const detail =
         err instanceof ImportError ? err.message : `the import failed: ${(err as Error).message}`;
       await save({ origin: record.origin, state: "failed", detail });
-      throw new ImportError(detail);
+      throw new ImportError(detail, err instanceof ImportError ? err.kind : undefined);
     }
     await save({ origin: record.origin, state: "done", ...(report ? { report } : {}) });
   }
@@ -662,7 +656,7 @@ export class WorkspaceService {
     const workspace = await this.get(id);
     if (workspace.status !== "running") {
       throw new WorkspaceError(
-        "not_running",
+        "precondition",
         `workspace "${workspace.name}" is ${workspace.status}; start it first`,
       );
     }

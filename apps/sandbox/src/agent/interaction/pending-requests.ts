@@ -8,6 +8,7 @@ import {
 } from "@coder/protocol";
 import { z } from "zod";
 import type { Db } from "../../db/database";
+import { NamedError } from "../../errors/named-error";
 import type { LiveBus, Notice } from "../../events/live-bus";
 
 export interface ApprovalAnswer {
@@ -32,10 +33,9 @@ interface Waiting {
 }
 
 /** The person was not there to answer: the turn was aborted while a request waited. */
-export class RequestCancelled extends Error {
+export class RequestCancelled extends NamedError {
   constructor() {
     super("the request was cancelled");
-    this.name = "RequestCancelled";
   }
 }
 

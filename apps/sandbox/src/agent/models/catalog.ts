@@ -2,6 +2,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { ModelInfo, ModelList } from "@coder/protocol";
+import { ServiceError } from "../../errors/service-error";
 import type { AgentConfig, ProviderName } from "../config/agent-config";
 import type { ProviderModel } from "../loop/retrying-model";
 
@@ -26,10 +27,9 @@ export const SETUP_HINT =
   "OPENAI_API_KEY, and restart the service (or write agent.json in the data folder).";
 
 /** A model was asked for that cannot be used; the message says what to do. */
-export class ModelConfigError extends Error {
+export class ModelConfigError extends ServiceError {
   constructor(message: string) {
-    super(message);
-    this.name = "ModelConfigError";
+    super("precondition", message);
   }
 }
 

@@ -1,8 +1,7 @@
 import type { ApprovalRequest, ToolPart } from "@coder/protocol";
 import { containerLayout } from "@coder/protocol";
 import { fail, type PermissionRequest, type SessionState, type ToolContext, ToolError } from "@coder/tools";
-import { DaemonCallError, DaemonUnavailableError } from "../../daemon/daemon-connection";
-import { WorkspaceError } from "../../workspaces/workspace-service";
+import { ServiceError } from "../../errors/service-error";
 import { newId } from "../ids";
 import { askApproval } from "../interaction/ask-approval";
 import { type ApprovalAnswer, RequestCancelled } from "../interaction/pending-requests";
@@ -14,6 +13,7 @@ import { agentServices } from "./agent-services";
 import { failureText, toolsConfig } from "./local-registry";
 import type { Outcome } from "./outcome";
 import { loadTodos, saveTodos } from "./todos";
+import { toolFailureOf } from "./tool-error-codes";
 
 const failed = (code: Parameters<typeof fail>[0], message: string, hint?: string): Outcome => {
   const result = fail(code, message, hint);
@@ -180,11 +180,8 @@ async function runInWorkspace(
     );
   } catch (error) {
     if (turn.signal.aborted) return aborted();
-    if (error instanceof WorkspaceError)
-      return failed("unavailable", error.message, "ask the person to start the workspace");
-    if (error instanceof DaemonUnavailableError)
-      return failed("unavailable", error.message, "try again in a moment");
-    if (error instanceof DaemonCallError) return failed("io_error", error.message);
-    throw error;
+    if (!(error instanceof ServiceError)) throw error;
+    const { code, hint } = toolFailureOf[error.kind];
+    return failed(code, error.message, hint);
   }
 }

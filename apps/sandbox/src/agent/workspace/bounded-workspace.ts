@@ -1,6 +1,7 @@
 import { type ToolDefinition, type ToolsExecuteResult, toolName } from "@coder/protocol";
 import { z } from "zod";
 import { DaemonCallError } from "../../daemon/daemon-connection";
+import { ServiceError } from "../../errors/service-error";
 import { cutText, jsonSize, shrinkJson } from "./bounded-json";
 import type { WorkspacePort } from "./workspace-port";
 
@@ -39,10 +40,9 @@ const definition = z.object({
 });
 
 /** The workspace answered with something the service cannot use (a message for a person). */
-export class DaemonAnswerError extends Error {
+export class DaemonAnswerError extends ServiceError {
   constructor(message: string) {
-    super(message);
-    this.name = "DaemonAnswerError";
+    super("unavailable", message);
   }
 }
 

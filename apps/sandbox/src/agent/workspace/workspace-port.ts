@@ -134,7 +134,7 @@ export function daemonWorkspace(
           const file = await daemon.request("fs.read", { path, maxBytes });
           return file.kind === "text" ? file.content : undefined;
         } catch (error) {
-          if (error instanceof DaemonCallError && error.kind !== "internal") return undefined;
+          if (error instanceof DaemonCallError && error.kind !== "unavailable") return undefined;
           throw error;
         }
       }),

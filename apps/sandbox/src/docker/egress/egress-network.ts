@@ -1,4 +1,5 @@
 import type Docker from "dockerode";
+import { NamedError } from "../../errors/named-error";
 import type { EgressAllowEntry } from "../../net/egress-allow-list";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
 import { statusCode } from "../engine-errors";
@@ -7,10 +8,9 @@ import { firewallScript, type HostFacts, PROBE_SCRIPT, parseHostFacts } from "./
 import { DEFAULT_BRIDGE, type EgressNames, egressNames } from "./names";
 
 /** Egress cannot be given safely (no firewall, a foreign network in the way): nothing joins. */
-export class EgressUnavailableError extends Error {
+export class EgressUnavailableError extends NamedError {
   constructor(reason: string) {
     super(`egress is unavailable: ${reason}`);
-    this.name = "EgressUnavailableError";
   }
 }
 

@@ -1,5 +1,3 @@
-import { TRPCError } from "@trpc/server";
-import { TerminalCreateError } from "../../terminal/terminal-directory";
 import { router, workspaceProcedure } from "../init";
 
 export const terminalRouter = router({
@@ -14,11 +12,6 @@ export const terminalRouter = router({
    */
   create: workspaceProcedure("editor").mutation(async ({ ctx, input }) => {
     await ctx.workspaces.runningDaemon(input.workspaceId);
-    try {
-      return { name: await ctx.terminals.create(input.workspaceId) };
-    } catch (error) {
-      if (!(error instanceof TerminalCreateError)) throw error;
-      throw new TRPCError({ code: "PRECONDITION_FAILED", message: error.message, cause: error });
-    }
+    return { name: await ctx.terminals.create(input.workspaceId) };
   }),
 });
