@@ -9,14 +9,11 @@ import type { DiffAnswer, DiffRequest } from "./text-diff-worker";
  */
 function startWorker(): Worker {
   const fromSource = import.meta.url.endsWith(".ts");
-  const worker = fromSource
+  return fromSource
     ? new Worker(new URL("./text-diff-worker.ts", import.meta.url), {
         execArgv: ["--import", new URL("../../../../packages/tools/bin/register.mjs", import.meta.url).href],
       })
     : new Worker(new URL("./text-diff-worker.mjs", import.meta.url));
-  // Waiting merges keep the service busy enough; the worker alone never keeps the process alive.
-  worker.unref();
-  return worker;
 }
 
 type Waiting = { resolve(edits: TextEdit[]): void; reject(error: Error): void };
@@ -38,6 +35,8 @@ function diffWorker(): Worker {
     waiting.delete(answer.id);
     if ("error" in answer) request?.reject(new Error(answer.error));
     else request?.resolve(answer.edits);
+    // An idle worker never keeps the process alive.
+    if (waiting.size === 0) started.unref();
   });
   started.on("error", fail);
   started.on("exit", (code) => fail(new Error(`the diff worker exited with ${code}`)));
@@ -56,6 +55,8 @@ export function textEditsOffThread(from: string, to: string): Promise<TextEdit[]
   const id = nextId++;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
-    diffWorker().postMessage({ id, from, to } satisfies DiffRequest);
+    const thread = diffWorker();
+    thread.ref();
+    thread.postMessage({ id, from, to } satisfies DiffRequest);
   });
 }
