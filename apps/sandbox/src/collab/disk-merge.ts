@@ -129,7 +129,7 @@ export class DiskMerge {
       const started = performance.now();
       const update = this.applyToBase(batch);
       if (update) Y.applyUpdate(this.live, update, origin);
-      await sleep(performance.now() - started);
+      await sleep(2 * (performance.now() - started));
     }
     const first = edits[0];
     this.lastEdit = first

@@ -5,7 +5,7 @@ import type { TextEdit } from "./text-diff";
  * a Yjs document, encoding the update and integrating it elsewhere then take a few milliseconds,
  * so a merge that replaces megabytes gives the event loop back between batches.
  */
-export const BATCH_UNITS = 64 * 1024;
+export const BATCH_UNITS = 32 * 1024;
 /** What one edit costs beyond its text (finding its place, one item more in the update). */
 const EDIT_COST = 64;
 
