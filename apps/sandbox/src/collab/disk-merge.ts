@@ -36,7 +36,8 @@ export interface PendingWrite {
  * applied to the baseline as the smallest diff from its text, and that edit — concurrent with
  * whatever people typed since — is merged into the live document, so Yjs keeps both; diffing the
  * live text against the disk instead would erase unsaved typing. Changes are recognised by content
- * (compared as strings: hashing megabytes costs the event loop more), never by mtime. The caller runs merges and write-backs one at a time.
+ * (compared as strings: hashing megabytes costs the event loop more), never by mtime. The caller
+ * runs merges and write-backs one at a time.
  */
 export class DiskMerge {
   private readonly base = new Y.Doc();
@@ -105,8 +106,9 @@ export class DiskMerge {
   }
 
   /**
-   * The disk now holds `diskText`; merges it into the live document when it is new. The diff takes
-   * time (bounded, in slices): the baseline must not move meanwhile (the caller's one-at-a-time).
+   * The disk now holds `diskText`; merges it into the live document when it is new. The diff (on a
+   * worker thread, bounded) and the batches take time: the baseline must not move meanwhile (the
+   * caller's one-at-a-time).
    */
   async diskChanged(diskText: string, origin: unknown = DISK_ORIGIN): Promise<DiskOutcome> {
     if (diskText === this.baseText) return "unchanged";
@@ -120,10 +122,10 @@ export class DiskMerge {
     await nextTurn();
     const edits = await textEditsOffThread(this.baseText, diskText);
     if (generation !== this.generation) throw new Error("the baseline moved during a merge");
-    // In batches, each one update for the editors, with the event loop free between them for as
-    // long as the batch took: a file replaced whole would otherwise encode and integrate megabytes
-    // in one go, and a merge never takes more than half of the loop's time. Typing that arrives
-    // meanwhile merges like any concurrent edit.
+    // In batches, each one update for the editors, with the event loop free after each for twice
+    // as long as it took: a file replaced whole would otherwise encode and integrate megabytes in
+    // one go, and a merge takes at most a third of the loop's time. Typing that arrives meanwhile
+    // merges like any concurrent edit.
     for (const batch of editBatches(edits)) {
       if (this.destroyed) throw new Error("the document ended during a merge");
       const started = performance.now();
