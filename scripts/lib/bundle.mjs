@@ -7,6 +7,8 @@ import { repoPath } from "./paths.mjs";
 export const DAEMON_ENTRY = repoPath("packages/daemon/src/main.ts");
 export const SANDBOX_ENTRY = repoPath("apps/sandbox/src/main.ts");
 export const SANDBOX_BUNDLE = repoPath("apps/sandbox/dist/main.mjs");
+// Worker threads of the service, each bundled beside it as `<name>.mjs`, where its code finds them.
+export const SANDBOX_WORKERS = [repoPath("apps/sandbox/src/collab/text-diff-worker.ts")];
 
 // Tool descriptions, built-in skills and the scripts the service runs in job containers
 // (apps/sandbox/src/imports/*.py) are imported as strings.
@@ -77,12 +79,19 @@ export async function bundleDaemon({ entry = DAEMON_ENTRY, outfile }) {
 }
 
 /** The sandbox service for Node 20; npm packages stay in node_modules. */
-export async function bundleSandbox({ entry = SANDBOX_ENTRY, outfile = SANDBOX_BUNDLE } = {}) {
-  await bundle({
-    entryPoints: [entry],
-    outfile,
-    target: "node20",
-    sourcemap: "linked",
-    plugins: [externalExceptWorkspacePackages],
-  });
+export async function bundleSandbox({
+  entry = SANDBOX_ENTRY,
+  outfile = SANDBOX_BUNDLE,
+  workers = SANDBOX_WORKERS,
+} = {}) {
+  const options = { target: "node20", sourcemap: "linked", plugins: [externalExceptWorkspacePackages] };
+  await bundle({ ...options, entryPoints: [entry], outfile });
+  for (const worker of workers) {
+    const name = path.basename(worker, path.extname(worker));
+    await bundle({
+      ...options,
+      entryPoints: [worker],
+      outfile: path.join(path.dirname(outfile), `${name}.mjs`),
+    });
+  }
 }

@@ -1,7 +1,9 @@
-import { createHash } from "node:crypto";
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import { COLLAB_TEXT } from "@coder/protocol";
 import * as Y from "yjs";
-import { textEdits } from "./text-diff";
+import { editBatches } from "./edit-batches";
+import type { TextEdit } from "./text-diff";
+import { textEditsOffThread } from "./text-diff-thread";
 
 /** The transaction origin of changes that came from the file on disk. */
 export const DISK_ORIGIN = "disk";
@@ -24,13 +26,8 @@ export interface MergeRest {
 /** A write-back in flight: the text to write, and what to do once it is on disk. */
 export interface PendingWrite {
   text: string;
-  hash: string;
   /** The text is on disk now: it becomes the baseline. */
   commit(): void;
-}
-
-export function contentHash(text: string): string {
-  return createHash("sha256").update(text).digest("base64url");
 }
 
 /**
@@ -39,16 +36,19 @@ export function contentHash(text: string): string {
  * applied to the baseline as the smallest diff from its text, and that edit — concurrent with
  * whatever people typed since — is merged into the live document, so Yjs keeps both; diffing the
  * live text against the disk instead would erase unsaved typing. Changes are recognised by content
- * hash, never by mtime. The caller runs merges and write-backs one at a time.
+ * (compared as strings: hashing megabytes costs the event loop more), never by mtime. The caller
+ * runs merges and write-backs one at a time.
  */
 export class DiskMerge {
   private readonly base = new Y.Doc();
   private baseText: string;
-  private baseHash: string;
   /** Bumped by every baseline move, so a write begun before one cannot commit after it. */
   private generation = 0;
   /** Where the last merged disk change ends (its first changed region), for showing who made it. */
   private lastEdit: Y.RelativePosition | null = null;
+  /** The live text as of its last update: building a megabyte string is not free, and merges ask often. */
+  private liveTextCache: string | undefined;
+  private destroyed = false;
 
   /**
    * Fills the (empty) live document with the file's text; `origin` marks the load's transaction.
@@ -68,8 +68,12 @@ export class DiskMerge {
       Y.applyUpdate(live, start.live, origin);
     }
     this.baseText = this.base.getText(COLLAB_TEXT).toString();
-    this.baseHash = contentHash(this.baseText);
+    live.on("update", this.forgetLiveText);
   }
+
+  private readonly forgetLiveText = () => {
+    this.liveTextCache = undefined;
+  };
 
   /** The document and its baseline as Yjs updates, for a later load to continue (constructor). */
   rest(): MergeRest {
@@ -77,11 +81,13 @@ export class DiskMerge {
   }
 
   get liveText(): string {
-    return this.live.getText(COLLAB_TEXT).toString();
+    this.liveTextCache ??= this.live.getText(COLLAB_TEXT).toString();
+    return this.liveTextCache;
   }
 
-  get baselineHash(): string {
-    return this.baseHash;
+  /** What the disk held when the baseline last moved. */
+  get baselineText(): string {
+    return this.baseText;
   }
 
   /** Whether the disk holds what the document holds now. */
@@ -100,19 +106,44 @@ export class DiskMerge {
   }
 
   /**
-   * The disk now holds `diskText`; merges it into the live document when it is new. The diff takes
-   * time (bounded, in slices): the baseline must not move meanwhile (the caller's one-at-a-time).
+   * The disk now holds `diskText`; merges it into the live document when it is new. The diff (on a
+   * worker thread, bounded) and the batches take time: the baseline must not move meanwhile (the
+   * caller's one-at-a-time).
    */
   async diskChanged(diskText: string, origin: unknown = DISK_ORIGIN): Promise<DiskOutcome> {
-    const hash = contentHash(diskText);
-    if (hash === this.baseHash) return "unchanged";
+    if (diskText === this.baseText) return "unchanged";
     if (diskText === this.liveText) {
-      this.catchUp(diskText, hash);
+      this.catchUp(diskText);
       return "caught-up";
     }
     const generation = this.generation;
-    const edits = await textEdits(this.baseText, diskText);
+    // Reading the file took the loop a while already (its answer is parsed at once): the copy
+    // of both texts to the diff's thread waits for the next turn.
+    await nextTurn();
+    const edits = await textEditsOffThread(this.baseText, diskText);
     if (generation !== this.generation) throw new Error("the baseline moved during a merge");
+    // In batches, each one update for the editors, with the event loop free after each for twice
+    // as long as it took: a file replaced whole would otherwise encode and integrate megabytes in
+    // one go, and a merge takes at most a third of the loop's time. Typing that arrives meanwhile
+    // merges like any concurrent edit.
+    for (const batch of editBatches(edits)) {
+      if (this.destroyed) throw new Error("the document ended during a merge");
+      const started = performance.now();
+      const update = this.applyToBase(batch);
+      if (update) Y.applyUpdate(this.live, update, origin);
+      await sleep(2 * (performance.now() - started));
+    }
+    const first = edits[0];
+    this.lastEdit = first
+      ? Y.createRelativePositionFromTypeIndex(this.base.getText(COLLAB_TEXT), first.at + first.insert.length)
+      : null;
+    this.baseText = diskText;
+    this.generation++;
+    return "merged";
+  }
+
+  /** Applies `batch` (see editBatches) to the baseline; the update that made. */
+  private applyToBase(batch: readonly TextEdit[]): Uint8Array | undefined {
     let update: Uint8Array | undefined;
     const capture = (u: Uint8Array) => {
       update = u;
@@ -121,8 +152,7 @@ export class DiskMerge {
     try {
       this.base.transact(() => {
         const text = this.base.getText(COLLAB_TEXT);
-        // Last first, so earlier positions stay valid.
-        for (const edit of edits.toReversed()) {
+        for (const edit of batch) {
           if (edit.remove > 0) text.delete(edit.at, edit.remove);
           if (edit.insert) text.insert(edit.at, edit.insert);
         }
@@ -130,15 +160,7 @@ export class DiskMerge {
     } finally {
       this.base.off("update", capture);
     }
-    if (update) Y.applyUpdate(this.live, update, origin);
-    const first = edits[0];
-    this.lastEdit = first
-      ? Y.createRelativePositionFromTypeIndex(this.base.getText(COLLAB_TEXT), first.at + first.insert.length)
-      : null;
-    this.baseText = diskText;
-    this.baseHash = hash;
-    this.generation++;
-    return "merged";
+    return update;
   }
 
   /**
@@ -147,32 +169,31 @@ export class DiskMerge {
    */
   beginWrite(): PendingWrite | null {
     const text = this.liveText;
-    const hash = contentHash(text);
-    if (hash === this.baseHash) return null;
+    if (text === this.baseText) return null;
     const update = Y.encodeStateAsUpdate(this.live, Y.encodeStateVector(this.base));
     const generation = this.generation;
     return {
       text,
-      hash,
       commit: () => {
         if (generation !== this.generation) throw new Error("the baseline moved during a write-back");
-        this.moveBaseline(update, text, hash);
+        this.moveBaseline(update, text);
       },
     };
   }
 
-  private catchUp(text: string, hash: string): void {
-    this.moveBaseline(Y.encodeStateAsUpdate(this.live, Y.encodeStateVector(this.base)), text, hash);
+  private catchUp(text: string): void {
+    this.moveBaseline(Y.encodeStateAsUpdate(this.live, Y.encodeStateVector(this.base)), text);
   }
 
-  private moveBaseline(update: Uint8Array, text: string, hash: string): void {
+  private moveBaseline(update: Uint8Array, text: string): void {
     Y.applyUpdate(this.base, update);
     this.baseText = text;
-    this.baseHash = hash;
     this.generation++;
   }
 
   destroy(): void {
+    this.destroyed = true;
+    this.live.off("update", this.forgetLiveText);
     this.base.destroy();
   }
 }

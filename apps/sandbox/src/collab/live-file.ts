@@ -117,8 +117,9 @@ export class LiveFile {
     return this.saved;
   }
 
-  get baselineHash(): string {
-    return this.merge.baselineHash;
+  /** What the disk held when the document last matched it. */
+  get baselineText(): string {
+    return this.merge.baselineText;
   }
 
   get diskClientId(): number {

@@ -6,11 +6,11 @@ import { applyTextEdits, textEdits } from "./text-diff";
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 describe("textEdits", () => {
-  it("turns one text into the other", async () => {
+  it("turns one text into the other", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "b", "\n", "😀", "😁", "é"), maxLength: 40 });
-    await fc.assert(
-      fc.asyncProperty(text, text, async (from, to) => {
-        const edits = await textEdits(from, to);
+    fc.assert(
+      fc.property(text, text, (from, to) => {
+        const edits = textEdits(from, to);
         expect(applyTextEdits(from, edits)).toBe(to);
         for (const edit of edits) {
           // No edit starts or ends between the halves of a surrogate pair, nor inserts half of one.
@@ -22,51 +22,44 @@ describe("textEdits", () => {
     );
   });
 
-  it("changes one word of a long file as one small edit", async () => {
+  it("changes one word of a long file as one small edit", () => {
     const lines = Array.from({ length: 10_000 }, (_, i) => `line ${i} of the file`);
     const from = lines.join("\n");
     lines[5000] = "line 5000 of the changed file";
-    expect(await textEdits(from, lines.join("\n"))).toEqual([
+    expect(textEdits(from, lines.join("\n"))).toEqual([
       { at: from.indexOf("line 5000") + "line 5000 of the ".length, remove: 0, insert: "changed " },
     ]);
   });
 
-  it("does not split two emoji that share their first half", async () => {
-    expect(await textEdits("x😀", "x😁")).toEqual([{ at: 1, remove: 2, insert: "😁" }]);
+  it("does not split two emoji that share their first half", () => {
+    expect(textEdits("x😀", "x😁")).toEqual([{ at: 1, remove: 2, insert: "😁" }]);
   });
 
-  it("replaces the runs it has no budget left for whole, still turning one text into the other", async () => {
+  it("replaces runs of lines that share nothing whole, leaving the lines between alone", () => {
     // The shape of a file a workspace process swaps between two versions: long random lines that
     // share nothing, each a run of its own between separator lines, plus one small change.
     const random = (n: number) => randomBytes(n).toString("base64url").slice(0, n);
     const version = () => Array.from({ length: 30 }, () => random(5000)).join("\n=\n");
     const from = `${version()}\nsame line, typo\n`;
     const to = `${version()}\nsame line, fixed\n`;
-    // Lines are diffed at once; no run's characters can be within 500 ms, so each run is replaced
-    // whole (the last one joins the small change, next to it): the separators in between stay.
-    const edits = await textEdits(from, to, 500);
+    // A character diff of two random lines would keep scattered characters only: each run is
+    // replaced whole (the last one joins the small change, next to it), the separators stay.
+    const edits = textEdits(from, to);
     expect(applyTextEdits(from, edits)).toBe(to);
     expect(edits.length).toBe(30);
-    // With the budget, a run it reaches is diffed by character.
-    expect(await textEdits("same line, typo\n", "same line, fixed\n", 1000)).toEqual([
-      { at: 11, remove: 4, insert: "fixed" },
-    ]);
   });
 
-  it("gives the event loop back while a heavy diff runs", async () => {
-    const random = (n: number) => randomBytes(n).toString("base64url").slice(0, n);
-    const version = () => Array.from({ length: 20 }, () => random(19_990)).join("\n=\n");
-    const from = version();
-    const to = version();
-    // Event-loop turns that ran while the diff did (a synchronous diff would allow none).
-    let turns = 0;
-    let ticking = setImmediate(function tick() {
-      turns++;
-      ticking = setImmediate(tick);
-    });
-    const edits = await textEdits(from, to, 300);
-    clearImmediate(ticking);
-    expect(applyTextEdits(from, edits)).toBe(to);
-    expect(turns).toBeGreaterThan(10);
+  it("replaces whole what its budget does not reach, still turning one text into the other", () => {
+    const from = "first line\nsame line, typo\nlast line\n";
+    const to = "first line\nsame line, fixed\nlast line\n";
+    expect(textEdits(from, to, 0)).toEqual([{ at: 22, remove: 4, insert: "fixed" }]);
+    expect(textEdits(`${from}x`, `y${to}`, 0)).toEqual([
+      { at: 0, remove: from.length + 1, insert: `y${to}` },
+    ]);
+    expect(textEdits(`${from}x`, `y${to}`, 1000)).toEqual([
+      { at: 0, remove: 0, insert: "y" },
+      { at: 22, remove: 4, insert: "fixed" },
+      { at: from.length, remove: 1, insert: "" },
+    ]);
   });
 });

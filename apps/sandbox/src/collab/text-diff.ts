@@ -10,17 +10,20 @@ export interface TextEdit {
 /** Runs of changed lines longer than this (UTF-16 units, each side) are replaced whole, not diffed by character. */
 const CHAR_DIFF_LIMIT = 20_000;
 /**
+ * A run whose characters need more insertions and deletions than this is replaced whole: such a
+ * diff (two unrelated lines, say) keeps only scattered characters, which would cut the document
+ * into thousands of tiny Yjs items that every later update, merge and load pays for; and finding
+ * it costs the square of its length. A rewritten sentence or a few words stay within it.
+ */
+function charEditLimit(from: string, to: string): number {
+  return 64 + Math.ceil((from.length + to.length) / 256);
+}
+/**
  * All the diffing one merge may do (wall clock). Past it, every run of changed lines not diffed yet
  * is replaced whole: a coarser edit, still exact, so the three-way merge keeps everything. A
  * workspace process can rewrite a file as often as it likes, so the total is what must be bounded.
  */
 export const MERGE_DIFF_BUDGET_MS = 2000;
-/**
- * A diff first runs on the event loop for at most this long (nearly all finish); one that needs
- * longer continues in slices (jsdiff's async mode steps one edit length per timer), so the service
- * keeps answering while it runs. The loop is given back between diffs that took this long.
- */
-const SLICE_MS = 10;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
@@ -49,49 +52,35 @@ function commonSuffix(a: string, b: string, skip: number): number {
 }
 
 type Changes = ChangeObject<string>[] | undefined;
-/** diffLines or diffChars, with a timeout: synchronous, or in slices with a callback. */
-interface Differ {
-  (from: string, to: string, options: { timeout: number }): Changes;
-  (from: string, to: string, options: { timeout: number; callback: (changes: Changes) => void }): undefined;
-}
 
-/** The time left to one merge's diffing, and the points where it lets the event loop run. */
+/** The time left to one merge's diffing. */
 class DiffBudget {
   private readonly deadline: number;
-  private sliceStart = performance.now();
 
   constructor(budgetMs: number) {
     this.deadline = performance.now() + budgetMs;
   }
 
-  /** The changes from `from` to `to`, or undefined when the budget ran out before they were found. */
-  async diff(differ: Differ, from: string, to: string): Promise<Changes> {
-    await this.yieldIfLong();
-    const left = () => this.deadline - performance.now();
-    if (left() <= 0) return undefined;
-    const quick = differ(from, to, { timeout: Math.min(SLICE_MS, left()) });
-    if (quick || left() <= 0) return quick;
-    return new Promise((resolve) => differ(from, to, { timeout: left(), callback: resolve }));
-  }
-
-  private async yieldIfLong(): Promise<void> {
-    if (performance.now() - this.sliceStart < SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    this.sliceStart = performance.now();
+  /**
+   * The changes `differ` finds from `from` to `to`, or undefined when the budget ran out before
+   * they were found (or they need more than `maxEditLength` edits).
+   */
+  diff(
+    differ: (from: string, to: string, options: { timeout: number; maxEditLength?: number }) => Changes,
+    from: string,
+    to: string,
+    maxEditLength?: number,
+  ): Changes {
+    const left = this.deadline - performance.now();
+    return left > 0 ? differ(from, to, { timeout: left, maxEditLength }) : undefined;
   }
 }
 
 /** Character edits turning `from` into `to`; diffChars works on code points, so no pair is split. */
-async function charEdits(
-  from: string,
-  to: string,
-  offset: number,
-  budget: DiffBudget,
-  out: TextEdit[],
-): Promise<void> {
+function charEdits(from: string, to: string, offset: number, budget: DiffBudget, out: TextEdit[]): void {
   const changes =
     from.length <= CHAR_DIFF_LIMIT && to.length <= CHAR_DIFF_LIMIT
-      ? await budget.diff(diffChars, from, to)
+      ? budget.diff(diffChars, from, to, charEditLimit(from, to))
       : undefined;
   if (!changes) {
     out.push({ at: offset, remove: from.length, insert: to });
@@ -120,14 +109,11 @@ function pushEdit(out: TextEdit[], edit: TextEdit): void {
  * The small set of edits that turns `from` into `to`, in ascending order of position in `from`,
  * with positions in UTF-16 units that never fall inside a surrogate pair. Lines first (cheap on
  * large files), then characters inside each changed run of lines, so a one-word change stays a
- * one-word edit and text around it is left alone. All of it within `budgetMs`, without holding
- * the event loop for long (see DiffBudget); what the budget does not reach is replaced whole.
+ * one-word edit and text around it is left alone. All of it within `budgetMs`; what the budget
+ * does not reach is replaced whole. Synchronous, and seconds long on megabytes: the service runs
+ * it on a worker thread (textEditsOffThread).
  */
-export async function textEdits(
-  from: string,
-  to: string,
-  budgetMs = MERGE_DIFF_BUDGET_MS,
-): Promise<TextEdit[]> {
+export function textEdits(from: string, to: string, budgetMs = MERGE_DIFF_BUDGET_MS): TextEdit[] {
   if (from === to) return [];
   const budget = new DiffBudget(budgetMs);
   const head = commonPrefix(from, to);
@@ -135,16 +121,16 @@ export async function textEdits(
   const oldMiddle = from.slice(head, from.length - tail);
   const newMiddle = to.slice(head, to.length - tail);
   const out: TextEdit[] = [];
-  const lines = await budget.diff(diffLines, oldMiddle, newMiddle);
+  const lines = budget.diff(diffLines, oldMiddle, newMiddle);
   if (!lines) {
-    await charEdits(oldMiddle, newMiddle, head, budget, out);
+    charEdits(oldMiddle, newMiddle, head, budget, out);
     return out;
   }
   let at = head;
   let removed = "";
   let added = "";
-  const flush = async () => {
-    if (removed || added) await charEdits(removed, added, at, budget, out);
+  const flush = () => {
+    if (removed || added) charEdits(removed, added, at, budget, out);
     at += removed.length;
     removed = "";
     added = "";
@@ -153,11 +139,11 @@ export async function textEdits(
     if (change.removed) removed += change.value;
     else if (change.added) added += change.value;
     else {
-      await flush();
+      flush();
       at += change.value.length;
     }
   }
-  await flush();
+  flush();
   return out;
 }
 

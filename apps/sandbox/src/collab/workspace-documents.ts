@@ -25,7 +25,6 @@ import type { Feed } from "../events/feed";
 import type { SocketAccess } from "../sockets/socket-route";
 import type { FileChangeBatch } from "../workspaces/workspace-service";
 import { CollabPeople } from "./collab-people";
-import { contentHash } from "./disk-merge";
 import { GuardedSocket } from "./guarded-socket";
 import { meterTransactions } from "./integration-meter";
 import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
@@ -384,7 +383,7 @@ export class WorkspaceDocuments {
       .slice(-MAX_RENAME_CANDIDATES);
     for (const { path } of candidates) {
       const moved = await readForDocument(this.deps.files, path).catch(() => undefined);
-      if (moved && contentHash(moved.content) === file.baselineHash) {
+      if (moved && moved.content === file.baselineText) {
         try {
           await file.follow(path);
         } catch {

@@ -1,0 +1,96 @@
+/**
+ * A person's browser tab as its own process, so that its work (integrating the service's updates,
+ * reading megabyte texts) never runs on the event loop of a service the test runs in-process: a
+ * probe of that loop then measures the service alone. Opens `files` on one collaboration socket,
+ * prints `{"ready":true}` once all are synced, then serves EditorRequests (one JSON line each on
+ * stdin) with one EditorAnswer line each on stdout. Ends when stdin ends.
+ *
+ * Usage: node --import ./packages/tools/bin/register.mjs editor-process.ts '<EditorOptions as JSON>'
+ */
+import { createInterface } from "node:readline";
+import { COLLAB_TEXT } from "@coder/protocol";
+import { collabSocket, type OpenDocument, openDocument, until } from "./collab-client";
+import { sha256 } from "./editor-process-handle";
+
+export interface EditorOptions {
+  url: string;
+  cookie: string;
+  workspaceId: string;
+  files: string[];
+}
+
+/**
+ * Types `text` at `at` into `file`, then waits until every file in `expect` holds the text of
+ * that length and SHA-256 (hex) and the service said `file` is saved since the typing.
+ */
+export interface EditorRequest {
+  id: number;
+  file: string;
+  at: number;
+  text: string;
+  expect: Record<string, ExpectedText>;
+  timeoutMs: number;
+}
+
+/** A text as `expectedText` (editor-process-handle.ts) describes it. */
+export interface ExpectedText {
+  length: number;
+  sha256: string;
+}
+
+export interface EditorAnswer {
+  id: number;
+  error?: string;
+}
+
+/**
+ * Whether a document holds an expected text: its length first (no text built), its hash only
+ * after the document changed, so that polling costs this process next to nothing.
+ */
+function textWatcher(doc: OpenDocument): (expected: ExpectedText) => boolean {
+  let hash: string | undefined;
+  doc.doc.on("update", () => {
+    hash = undefined;
+  });
+  return (expected) => {
+    if (doc.doc.getText(COLLAB_TEXT).length !== expected.length) return false;
+    hash ??= sha256(doc.text());
+    return hash === expected.sha256;
+  };
+}
+
+async function serve(options: EditorOptions): Promise<void> {
+  const socket = collabSocket(options.url, options.cookie, options.workspaceId);
+  const docs = new Map(options.files.map((file) => [file, openDocument(socket, file)]));
+  const holds = new Map([...docs].map(([file, doc]) => [file, textWatcher(doc)]));
+  await until(() => [...docs.values()].every((doc) => doc.provider.isSynced), "synced", 60_000);
+  process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
+  const handle = async (request: EditorRequest): Promise<void> => {
+    const doc = docs.get(request.file);
+    if (!doc) throw new Error(`${request.file} is not open`);
+    const notesBefore = doc.notes.length;
+    doc.doc.getText(COLLAB_TEXT).insert(request.at, request.text);
+    await until(
+      () =>
+        Object.entries(request.expect).every(([file, text]) => holds.get(file)?.(text)) &&
+        doc.notes.slice(notesBefore).some((note) => note.type === "disk" && note.saved),
+      `every document holds what was expected and ${request.file} is saved`,
+      request.timeoutMs,
+    );
+  };
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    const request = JSON.parse(line) as EditorRequest;
+    void handle(request).then(
+      () => process.stdout.write(`${JSON.stringify({ id: request.id } satisfies EditorAnswer)}\n`),
+      (error: Error) =>
+        process.stdout.write(
+          `${JSON.stringify({ id: request.id, error: error.message } satisfies EditorAnswer)}\n`,
+        ),
+    );
+  }
+  socket.destroy();
+  process.exit(0);
+}
+
+await serve(JSON.parse(process.argv[2] ?? "{}") as EditorOptions);

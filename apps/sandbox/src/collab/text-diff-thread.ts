@@ -1,0 +1,62 @@
+import { Worker } from "node:worker_threads";
+import type { TextEdit } from "./text-diff";
+import type { DiffAnswer, DiffRequest } from "./text-diff-worker";
+
+/**
+ * The diff worker's file: beside this module when it runs from source (tests, which give the
+ * worker the repository's TypeScript loader), or beside the service's bundle, which
+ * scripts/lib/bundle.mjs builds it into as `text-diff-worker.mjs`.
+ */
+function startWorker(): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  return fromSource
+    ? new Worker(new URL("./text-diff-worker.ts", import.meta.url), {
+        execArgv: ["--import", new URL("../../../../packages/tools/bin/register.mjs", import.meta.url).href],
+      })
+    : new Worker(new URL("./text-diff-worker.mjs", import.meta.url));
+}
+
+type Waiting = { resolve(edits: TextEdit[]): void; reject(error: Error): void };
+
+let worker: Worker | undefined;
+const waiting = new Map<number, Waiting>();
+let nextId = 0;
+
+function diffWorker(): Worker {
+  if (worker) return worker;
+  const started = startWorker();
+  const fail = (error: Error) => {
+    if (worker === started) worker = undefined;
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  started.on("message", (answer: DiffAnswer) => {
+    const request = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if ("error" in answer) request?.reject(new Error(answer.error));
+    else request?.resolve(answer.edits);
+    // An idle worker never keeps the process alive.
+    if (waiting.size === 0) started.unref();
+  });
+  started.on("error", fail);
+  started.on("exit", (code) => fail(new Error(`the diff worker exited with ${code}`)));
+  worker = started;
+  return started;
+}
+
+/**
+ * textEdits (text-diff.ts) on a worker thread shared by the whole service: tokenizing and diffing
+ * megabyte texts take the service's event loop tens of milliseconds at a time, more on a busy
+ * machine, and a workspace process can make it diff as often as it rewrites a file. Only copying
+ * the texts there and the edits back stays on the loop. A worker that dies fails the diffs it
+ * held (their merges fail like a failed read) and is started again for the next one.
+ */
+export function textEditsOffThread(from: string, to: string): Promise<TextEdit[]> {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    const thread = diffWorker();
+    thread.ref();
+    thread.postMessage({ id, from, to } satisfies DiffRequest);
+  });
+}
