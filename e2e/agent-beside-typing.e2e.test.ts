@@ -71,12 +71,12 @@ describe("people typing, the agent editing and a shell rewriting one file at onc
 
   const disk = async () => (await api.files.read.query({ workspaceId, path: FILE })).content;
 
-  async function ownerIde(page?: Page): Promise<Page> {
-    const shown = page ?? (await (await browser.newContext()).newPage());
-    if (!page) await logIn(shown, stack.url, stack.token);
-    await shown.goto(`${stack.url}/w/${workspaceId}`);
-    await shown.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 60_000 });
-    return shown;
+  async function ownerIde(): Promise<Page> {
+    const page = await (await browser.newContext()).newPage();
+    await logIn(page, stack.url, stack.token);
+    await page.goto(`${stack.url}/w/${workspaceId}`);
+    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 60_000 });
+    return page;
   }
 
   /** A guest joins through a fresh share link in their own browser and lands in the IDE. */
@@ -162,8 +162,9 @@ describe("people typing, the agent editing and a shell rewriting one file at onc
     const requestsBefore = model.requests.length;
 
     const owner = await ownerIde();
-    // The owner's second window: the chat and the terminal, while the first one types.
-    const ownersShell = await ownerIde(await owner.context().newPage());
+    // The owner's second window (another browser: a second tab of the same one waits behind the
+    // first tab's event streams over HTTP/1.1): the chat and the terminal, while the first one types.
+    const ownersShell = await ownerIde();
     const [editor, viewer] = await Promise.all([join("editor", "Eddie"), join("viewer", "Vera")]);
     await Promise.all([owner, editor, viewer].map(openLive));
     const shell = ownersShell.locator(`${SHOWN_TERMINAL}[data-state="open"]`);
@@ -230,6 +231,6 @@ describe("people typing, the agent editing and a shell rewriting one file at onc
       await expect.poll(() => editorText(page), { timeout: 60_000 }).toBe(expected.slice(0, -1));
     }
     await expect.poll(disk, { timeout: 30_000 }).toBe(expected);
-    for (const page of [owner, editor, viewer]) await page.context().close();
+    for (const page of [owner, ownersShell, editor, viewer]) await page.context().close();
   });
 });
