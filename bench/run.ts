@@ -21,6 +21,7 @@ const modules = [
   "bench/find.bench.ts",
   "apps/sandbox/bench/import.bench.ts",
   "apps/sandbox/bench/collab.bench.ts",
+  "apps/sandbox/bench/collab-agent.bench.ts",
 ];
 const only = process.argv.slice(2);
 

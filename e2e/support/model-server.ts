@@ -27,6 +27,8 @@ export interface ScriptedTurn {
   toolCalls?: ScriptedToolCall[];
   /** Wait before each chunk. */
   delayMs?: number;
+  /** Answer only once this settles: a test's condition (a shell change landed) instead of a guessed delay. */
+  after?: Promise<unknown>;
   /** Answer with this HTTP error instead of a stream. */
   error?: { status: number; message?: string; headers?: Record<string, string> };
   /** After the chunks, keep the stream open until the client goes away. */
@@ -197,6 +199,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
         });
         return;
       }
+      await turn.after;
       if (turn.error) {
         if (turn.delayMs) await sleep(turn.delayMs);
         const message = turn.error.message ?? `scripted error ${turn.error.status}`;

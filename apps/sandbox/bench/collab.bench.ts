@@ -116,7 +116,7 @@ async function keystrokes(t: TestService, workspaceId: string): Promise<number[]
 }
 
 /** The service's cost of merging a one-line disk change into a live 10 000-line document with typing pending. */
-function diskMerges(): number[] {
+async function diskMerges(): Promise<number[]> {
   const lines = Array.from({ length: LINES }, (_, i) => `    const value${i} = compute(${i}); // line ${i}`);
   let disk = `${lines.join("\n")}\n`;
   const live = new Y.Doc();
@@ -130,7 +130,8 @@ function diskMerges(): number[] {
     lines[at] = `    const value${at} = recompute(${at}, ${i}); // changed`;
     disk = `${lines.join("\n")}\n`;
     const start = now();
-    merge.diskChanged(disk);
+    // The diff runs in slices: the merge's time is until it is done, the waits between slices included.
+    await merge.diskChanged(disk);
     if (i >= WARM_UP) samples.push(now() - start);
   }
   merge.destroy();
@@ -138,7 +139,7 @@ function diskMerges(): number[] {
 }
 
 export async function run(): Promise<BenchResult[]> {
-  const merges = diskMerges();
+  const merges = await diskMerges();
   const inBrowsers = await browserKeystrokes();
   const browserP50 = percentile(inBrowsers, 50);
   const t = await startTestService();
@@ -147,7 +148,7 @@ export async function run(): Promise<BenchResult[]> {
     await waitForStatus(t.api, id, "running");
     const keys = await keystrokes(t, id);
     const p50 = percentile(keys, 50);
-    const mergeP50 = percentile(merges, 50);
+    const mergeP99 = percentile(merges, 99);
     return [
       {
         name: "keystroke in one browser → visible in another (Chromium, through the service) p50",
@@ -169,12 +170,16 @@ export async function run(): Promise<BenchResult[]> {
       { name: "keystroke → other client p99", value: round(percentile(keys, 99), 2), unit: "ms" },
       {
         name: "merge a disk change into a live 10 000-line document (typing pending) p50",
-        value: round(mergeP50, 2),
+        value: round(percentile(merges, 50), 2),
+        unit: "ms",
+      },
+      {
+        name: "disk merge, 10 000 lines p99",
+        value: round(mergeP99, 2),
         unit: "ms",
         target: "≤ 20 ms",
-        pass: mergeP50 <= 20,
+        pass: mergeP99 <= 20,
       },
-      { name: "disk merge, 10 000 lines p99", value: round(percentile(merges, 99), 2), unit: "ms" },
     ];
   } finally {
     await t.close();
