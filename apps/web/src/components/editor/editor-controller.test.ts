@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ReadResult } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
-import { EditorController, type FilesApi } from "./editor-controller";
+import { LiveDocumentError } from "./collab/live-document";
+import { EditorController, type EditorControllerDeps } from "./editor-controller";
+import type { FilesApi } from "./file-sync";
 
 function codedError(message: string, code: string): Error {
   return Object.assign(new Error(message), { data: { code } });
@@ -59,7 +61,10 @@ function fakeDisk(initial: Record<string, string>) {
   };
 }
 
-function setup(initial: Record<string, string>, answers: { confirm?: boolean } = {}) {
+function setup(
+  initial: Record<string, string>,
+  answers: { confirm?: boolean; openLive?: EditorControllerDeps["openLive"] } = {},
+) {
   const disk = fakeDisk(initial);
   const errors: string[] = [];
   const confirms: string[] = [];
@@ -71,6 +76,7 @@ function setup(initial: Record<string, string>, answers: { confirm?: boolean } =
     },
     showError: (message) => errors.push(message),
     sessionExpired: () => false,
+    openLive: answers.openLive,
   });
   const text = (path: string) => controller.documents.get(path)?.state.doc.toString();
   const tabs = () => controller.snapshot();
@@ -109,6 +115,47 @@ describe("EditorController", () => {
     await t.controller.open("logo.png");
     expect(t.tab("logo.png")).toMatchObject({ phase: "ready", kind: "binary" });
     expect(t.controller.documents.get("logo.png")).toBeUndefined();
+  });
+
+  it("opens a file the saved way, reading it once, when live editing refuses it", async () => {
+    const asked: string[] = [];
+    const t = setup(
+      { "big.log": "lines" },
+      {
+        openLive: async (path) => {
+          asked.push(path);
+          throw new LiveDocumentError("too-large", "the file is too large to edit live");
+        },
+      },
+    );
+    const read = t.disk.api.read;
+    let reads = 0;
+    t.disk.api.read = (path) => {
+      reads++;
+      return read(path);
+    };
+    await t.controller.open("big.log");
+    expect(asked).toEqual(["big.log"]);
+    expect(reads).toBe(1);
+    expect(t.tab("big.log")).toMatchObject({ phase: "ready", kind: "text", dirty: false });
+    expect(t.tab("big.log")?.live).toBeFalsy();
+    t.type("big.log", "!");
+    await t.controller.save("big.log");
+    expect(t.disk.writes).toEqual([{ path: "big.log", content: "lines!", expectedVersion: "v1" }]);
+  });
+
+  it("does not open a file when live editing says access ended", async () => {
+    const t = setup(
+      { "a.ts": "a" },
+      {
+        openLive: async () => {
+          throw new LiveDocumentError("access", "the share link was revoked");
+        },
+      },
+    );
+    await t.controller.open("a.ts");
+    expect(t.tab("a.ts")).toMatchObject({ phase: "failed", error: "the share link was revoked" });
+    expect(t.controller.documents.get("a.ts")).toBeUndefined();
   });
 
   it("shows why a file could not be opened, and tries again when it is opened again", async () => {

@@ -1,38 +1,21 @@
-import {
-  type ChangeSpec,
-  EditorState,
-  type Extension,
-  StateEffect,
-  Text,
-  Transaction,
-  type TransactionSpec,
-} from "@codemirror/state";
+import { type EditorState, type Extension, StateEffect, type TransactionSpec } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import {
-  type CollabNote,
-  type FileChange,
-  MAX_COLLAB_FILE_BYTES,
-  type ReadResult,
-  type WriteResult,
-} from "@coder/protocol";
-import { errorCode, errorMessage, isConflict } from "../../lib/errors/error-message";
+import type { FileChange } from "@coder/protocol";
+import { errorMessage } from "../../lib/errors/error-message";
 import { isWithin, movedPath, normalizePath } from "../../lib/paths/workspace-path";
 import type { UnsavedText } from "../access/unsaved-at-end";
-import { type LiveDocument, LiveDocumentError } from "./collab/live-document";
+import type { LiveDocument } from "./collab/live-document";
 import { type EditorCommand, runEditorCommand } from "./editor-commands";
 import { editorExtensions, noEditing } from "./editor-extensions";
-import { diskReaction, FileDocuments } from "./file-documents";
+import { FileDocuments } from "./file-documents";
+import type { FileSync, FileSyncHost, FilesApi, LoadedFile } from "./file-sync";
 import { loadLanguageFor } from "./languages";
+import { LiveFileSync } from "./live-file-sync";
 import type { EditorHost } from "./lsp/editor-host";
 import type { LanguageIntelligence } from "./lsp/language-intelligence";
 import { noOpenFiles, type OpenFiles, type OpenFilesAction, openFilesReducer } from "./open-files";
 import { previewKindOf } from "./preview-kind";
-
-/** The two file calls the editor makes, bound to its workspace. */
-export interface FilesApi {
-  read(path: string): Promise<ReadResult>;
-  write(path: string, content: string, expectedVersion: string | undefined): Promise<WriteResult>;
-}
+import { SavedFileSync } from "./saved-file-sync";
 
 export interface EditorControllerDeps {
   files: FilesApi;
@@ -52,9 +35,9 @@ export interface EditorControllerDeps {
 }
 
 /**
- * The editor's behaviour, outside React: loading and saving files, keeping each tab's state in
- * step with the disk, and showing the active file in the single CodeMirror view. It owns the tab
- * list; React subscribes to it.
+ * The editor's behaviour, outside React: the tabs, each open file's state, and showing the active
+ * file in the single CodeMirror view. How a file keeps in step with the disk and the others is its
+ * FileSync's business (live or saved). It owns the tab list; React subscribes to it.
  */
 export class EditorController implements EditorHost {
   readonly documents = new FileDocuments();
@@ -64,13 +47,36 @@ export class EditorController implements EditorHost {
   private view: EditorView | null = null;
   /** The path whose state the view holds. */
   private shown: string | null = null;
-  /** Files open live, by path. */
-  private readonly live = new Map<string, LiveDocument>();
+  /** How each tab's file keeps in step, by path (saved until it opens live). */
+  private readonly syncs = new Map<string, FileSync>();
   /** Access ended (link revoked or expired, workspace deleted): nothing can be typed or saved. */
   private ended = false;
+  /** What a file's sync may do here. */
+  private readonly host: FileSyncHost;
 
   constructor(private readonly deps: EditorControllerDeps) {
     deps.intelligence?.bind(this);
+    const controller = this;
+    this.host = {
+      documents: this.documents,
+      files: deps.files,
+      get accessEnded() {
+        return controller.ended;
+      },
+      openLive: deps.openLive,
+      confirm: deps.confirm,
+      showError: deps.showError,
+      sessionExpired: deps.sessionExpired,
+      extensionsFor: (path) => this.extensionsFor(path),
+      tabOf: (path) => this.tabs.files.find((file) => file.path === path),
+      updateTab: (path, changes) => this.dispatch({ type: "update", path, changes }),
+      transact: (path, spec) => this.transact(path, spec),
+      record: (path, state) => this.record(path, state),
+      stateReplaced: (path) => (this.shown === path ? this.show(path) : this.bindHidden()),
+      syncOf: (path) => this.syncs.get(path),
+      setSync: (path, sync) => this.syncs.set(path, sync),
+      moved: (from, to) => this.moved(from, to),
+    };
   }
 
   get intelligence(): LanguageIntelligence | undefined {
@@ -109,7 +115,7 @@ export class EditorController implements EditorHost {
       view.destroy();
       this.view = null;
       this.shown = null;
-      this.bindHiddenLive();
+      this.bindHidden();
     };
   }
 
@@ -119,7 +125,7 @@ export class EditorController implements EditorHost {
     this.shown = doc ? path : null;
     const view = this.view;
     if (!view || !doc) {
-      this.bindHiddenLive();
+      this.bindHidden();
       return;
     }
     if (view.state !== doc.state) {
@@ -128,7 +134,7 @@ export class EditorController implements EditorHost {
     } else {
       view.requestMeasure();
     }
-    this.bindHiddenLive();
+    this.bindHidden();
   }
 
   focus(): void {
@@ -163,18 +169,18 @@ export class EditorController implements EditorHost {
    */
   async followCursor(path: string, presenceId: string): Promise<() => void> {
     await this.reveal(path);
-    const live = this.live.get(path);
-    if (!live) return () => {};
+    const sync = this.syncs.get(path);
+    if (!sync) return () => {};
     let last: number | null = null;
     const reveal = () => {
-      const at = live.cursorOf(presenceId);
+      const at = sync.cursorOf(presenceId);
       const view = this.viewOf(path);
       if (at === null || at === last || !view) return;
       last = at;
       view.dispatch({ effects: EditorView.scrollIntoView(at, { y: "center" }) });
     };
     reveal();
-    return live.onCursors(reveal);
+    return sync.onCursors(reveal);
   }
 
   /** Shows the file with the cursor at a 1-based line and column (a problem, say). */
@@ -193,17 +199,12 @@ export class EditorController implements EditorHost {
     const existing = this.tabs.files.find((file) => file.path === path);
     this.dispatch({ type: "open", path });
     if (existing && existing.phase !== "failed") return;
+    if (!this.syncs.has(path)) this.syncs.set(path, new SavedFileSync(this.host, path));
     try {
-      const [file, extensions] = await Promise.all([this.deps.files.read(path), this.extensionsFor(path)]);
-      const live =
-        file.kind === "text" && file.size <= MAX_COLLAB_FILE_BYTES ? await this.openLive(path) : null;
+      const [file, extensions] = await Promise.all([this.load(path), this.extensionsFor(path)]);
       const stillWanted = !this.documents.get(path) && this.tabs.files.some((f) => f.path === path);
-      if (live && stillWanted) this.startLive(path, live, extensions, live.text.toString());
-      else {
-        live?.destroy();
-        if (file.kind === "text" && stillWanted)
-          this.documents.create(path, file.content, file.version, extensions);
-      }
+      if (stillWanted) this.syncs.set(path, file.start(extensions));
+      else file.discard();
       this.dispatch({ type: "loaded", path, kind: file.kind, size: file.size });
       // Markdown and SVG open with their preview beside them.
       if (file.kind === "text" && previewKindOf(path))
@@ -215,17 +216,10 @@ export class EditorController implements EditorHost {
   }
 
   close(path: string): void {
-    const doc = this.documents.get(path);
-    const live = this.live.get(path);
-    if (
-      !live &&
-      !this.ended &&
-      doc?.dirty &&
-      !this.deps.confirm(`Close ${path} without saving your changes?`)
-    )
-      return;
-    live?.destroy();
-    this.live.delete(path);
+    const sync = this.syncs.get(path);
+    if (sync && !sync.mayClose()) return;
+    sync?.dispose();
+    this.syncs.delete(path);
     this.documents.close(path);
     this.deps.intelligence?.closed(path);
     if (this.shown === path) this.shown = null;
@@ -244,43 +238,18 @@ export class EditorController implements EditorHost {
     for (const file of this.tabs.files) {
       const doc = this.documents.get(file.path);
       if (!doc) continue;
-      const live = this.live.get(file.path);
-      if (live ? live.hasUnacknowledged : doc.dirty)
+      if (this.syncs.get(file.path)?.unsaved)
         unsaved.push({ path: file.path, text: doc.state.doc.toString() });
       this.transact(file.path, { effects: StateEffect.appendConfig.of(noEditing) });
     }
-    for (const [path, live] of this.live) {
-      live.destroy();
-      this.live.delete(path);
-      void this.extensionsFor(path).then((extensions) => this.detachLive(path, extensions));
-    }
+    for (const sync of [...this.syncs.values()]) sync.endAccess();
     this.dispatch({ type: "ended" });
     return unsaved;
   }
 
   /** Saves the file; without `overwrite`, refuses (and says so) if the disk changed since it was read. */
   async save(path: string, overwrite = false): Promise<void> {
-    const doc = this.documents.get(path);
-    // A live file is written by the service as people type.
-    if (!doc || doc.saving || this.live.has(path) || this.ended) return;
-    const sent = doc.state.doc;
-    doc.saving = true;
-    this.dispatch({ type: "update", path, changes: { saving: true } });
-    try {
-      const result = await this.deps.files.write(path, sent.toString(), overwrite ? undefined : doc.version);
-      this.documents.markSaved(path, sent, result.version);
-      this.dispatch({ type: "update", path, changes: { dirty: doc.dirty, notice: null } });
-    } catch (error) {
-      if (isConflict(error)) {
-        this.dispatch({ type: "update", path, changes: { notice: "save-conflict" } });
-      } else if (!this.deps.sessionExpired(error)) {
-        this.deps.showError(`Could not save ${path}: ${errorMessage(error)}`);
-      }
-    } finally {
-      doc.saving = false;
-      this.dispatch({ type: "update", path, changes: { saving: false } });
-      this.recheckIfAsked(path, doc);
-    }
+    await this.syncs.get(path)?.save(overwrite);
   }
 
   /** Shows or hides the preview beside a file that has one. */
@@ -297,29 +266,19 @@ export class EditorController implements EditorHost {
     if (this.view && this.shown === path) this.view.dispatch(spec);
     else {
       const transaction = doc.state.update(spec);
-      this.live.get(path)?.hiddenEdit(transaction);
+      this.syncs.get(path)?.hiddenEdit(transaction);
       this.record(path, transaction.state);
     }
   }
 
   /** Replaces the text with the disk's, discarding unsaved edits (they stay in undo history). */
   async reload(path: string): Promise<void> {
-    try {
-      const file = await this.deps.files.read(path);
-      if (file.kind === "text") this.takeDisk(path, file.content, file.version);
-    } catch (error) {
-      if (!this.deps.sessionExpired(error))
-        this.deps.showError(`Could not reload ${path}: ${errorMessage(error)}`);
-    }
+    await this.syncs.get(path)?.reload();
   }
 
   /** Keeps the edits in the editor; the next save replaces what is on disk. */
   keepMine(path: string): void {
-    const doc = this.documents.get(path);
-    if (!doc) return;
-    doc.version = doc.diskVersion;
-    doc.diskVersion = undefined;
-    this.dispatch({ type: "update", path, changes: { notice: null } });
+    this.syncs.get(path)?.keepMine();
   }
 
   /** Reacts to a batch from `files.changes`. */
@@ -327,45 +286,42 @@ export class EditorController implements EditorHost {
     for (const change of changes) {
       const path = normalizePath(change.path);
       if (change.type === "unlink" || change.type === "unlinkDir") {
-        for (const file of this.tabs.files) {
-          // The service tells a live file's editors itself (and follows a rename).
-          if (isWithin(file.path, path) && !this.live.has(file.path)) this.markDeleted(file.path);
-        }
+        for (const file of this.tabs.files)
+          if (isWithin(file.path, path)) this.syncs.get(file.path)?.diskDeleted();
       } else if (change.type !== "addDir") {
-        void this.checkDisk(path);
+        void this.syncs.get(path)?.diskChanged();
       }
     }
   }
 
   /** Changes may have been missed: compare every open file with the disk. */
   resync(): void {
-    for (const file of this.tabs.files) void this.checkDisk(file.path);
+    for (const file of this.tabs.files) void this.syncs.get(file.path)?.diskChanged();
   }
 
   /** Follows a rename made from the file tree (or reported by the service for a live file). */
   moved(from: string, to: string): void {
-    // A live document belongs to its path: the file is opened live again under the new one.
-    const wasLive = [...this.live.keys()].filter((path) => isWithin(path, from));
-    for (const path of wasLive) {
-      this.live.get(path)?.destroy();
-      this.live.delete(path);
-    }
+    const moving = [...this.syncs].filter(([path]) => isWithin(path, from));
+    for (const [path] of moving) this.syncs.delete(path);
     const renamed = this.documents.move(from, to);
     if (this.shown) this.shown = movedPath(this.shown, from, to);
+    for (const [path, sync] of moving) {
+      const next = movedPath(path, from, to);
+      this.syncs.set(next, sync);
+      sync.moved(next);
+    }
     this.dispatch({ type: "moved", from, to });
     const intelligence = this.deps.intelligence;
     // The language server knows the file by its URI: close the old name, open the new one.
     if (intelligence)
       for (const [old, next] of renamed) this.transact(next, { effects: intelligence.renamed(old, next) });
-    for (const path of wasLive) void this.reopenLive(movedPath(path, from, to));
   }
 
   /** A delete made from the file tree: clean tabs close, unsaved ones say what happened. */
   deleted(path: string): void {
     for (const file of this.tabs.files) {
-      if (!isWithin(file.path, path)) continue;
-      if (this.documents.get(file.path)?.dirty && !this.live.has(file.path)) this.markDeleted(file.path);
-      else this.close(file.path);
+      if (isWithin(file.path, path) && !this.syncs.get(file.path)?.keepsTabWhenDeleted())
+        this.close(file.path);
     }
   }
 
@@ -376,154 +332,20 @@ export class EditorController implements EditorHost {
     return editorExtensions([language, intelligence], (this.deps.readOnly ?? false) || this.ended);
   }
 
-  /** The file's live document, or null when it should open the classic way. */
-  private async openLive(path: string): Promise<LiveDocument | null> {
-    if (!this.deps.openLive) return null;
-    try {
-      return await this.deps.openLive(path);
-    } catch (error) {
-      if (error instanceof LiveDocumentError && error.reason === "access") throw error;
-      return null;
-    }
-  }
-
-  /** Shows `live` in the file's tab: a state bound to it, starting from its text. */
-  private startLive(path: string, live: LiveDocument, extensions: Extension, text: string): void {
-    const previous = this.documents.get(path)?.state.selection.main;
-    const head = Math.min(previous?.head ?? 0, text.length);
-    const doc = this.documents.create(path, text, undefined, [extensions, live.extension()]);
-    doc.state = doc.state.update({ selection: { anchor: head } }).state;
-    this.live.set(path, live);
-    live.bind({
-      saved: (saved) => this.dispatch({ type: "update", path, changes: { dirty: !saved } }),
-      closed: (note) => this.liveClosed(path, live, note),
-      lost: (error) => this.liveLost(path, live, error),
-    });
-    this.dispatch({ type: "update", path, changes: { live: true } });
-    if (this.shown === path) this.show(path);
-    else this.bindHiddenLive();
-  }
-
-  /** Opens the file live again (its copy was from an earlier load, or it moved). */
-  private async reopenLive(path: string): Promise<void> {
-    const old = this.live.get(path);
-    old?.destroy();
-    this.live.delete(path);
-    try {
-      const [extensions, live] = await Promise.all([this.extensionsFor(path), this.openLive(path)]);
-      if (!this.documents.get(path) || this.live.has(path)) return live?.destroy();
-      if (live) this.startLive(path, live, extensions, live.text.toString());
-      else this.detachLive(path, extensions);
-    } catch (error) {
-      if (!this.deps.sessionExpired(error))
-        this.deps.showError(`Could not reopen ${path}: ${errorMessage(error)}`);
-    }
-  }
-
-  /** The file stays open with its text, the classic way (Save writes it). */
-  private detachLive(path: string, extensions: Extension): void {
-    const doc = this.documents.get(path);
-    if (!doc) return;
-    const state = EditorState.create({ doc: doc.state.doc, selection: doc.state.selection, extensions });
-    this.documents.update(path, state);
-    this.dispatch({ type: "update", path, changes: { live: false } });
-    if (this.shown === path) this.show(path);
-  }
-
-  private liveClosed(path: string, live: LiveDocument, note: Extract<CollabNote, { type: "closed" }>): void {
-    if (this.live.get(path) !== live) return;
-    if (note.reason === "renamed" && note.to) {
-      this.moved(path, note.to);
-      return;
-    }
-    live.destroy();
-    this.live.delete(path);
-    void this.extensionsFor(path).then((extensions) => {
-      this.detachLive(path, extensions);
-      if (note.reason === "deleted") {
-        // What the tab shows is on no disk now: Save would write it back.
-        const doc = this.documents.get(path);
-        if (doc) this.documents.markSaved(path, Text.empty, undefined);
-        this.dispatch({ type: "update", path, changes: { dirty: doc?.dirty ?? false } });
-        this.markDeleted(path);
-      } else this.deps.showError(`${path}: ${note.message}`);
-    });
-  }
-
-  private liveLost(path: string, live: LiveDocument, error: LiveDocumentError): void {
-    if (this.live.get(path) !== live) return;
-    if (error.reason === "stale-copy") return void this.reopenLive(path);
-    live.destroy();
-    this.live.delete(path);
-    void this.extensionsFor(path).then((extensions) => this.detachLive(path, extensions));
-    if (error.reason !== "access") this.deps.showError(`${path} is no longer shared: ${error.message}`);
-  }
-
   /**
-   * Live files whose state is not in the view take others' changes here (the view plugin does
-   * it for the shown one).
+   * Reads the file once, the way it will sync: live when collaboration is there and the service
+   * takes it, else (not text, too large, missing, no collaboration) the saved way.
    */
-  private bindHiddenLive(): void {
-    for (const [path, live] of this.live) {
-      const shown =
-        this.view !== null && this.shown === path && this.view.state === this.documents.get(path)?.state;
-      live.setHidden(shown ? null : (changes: ChangeSpec[]) => this.applyRemote(path, live, changes));
-    }
+  private async load(path: string): Promise<LoadedFile> {
+    return (await LiveFileSync.load(this.host, path)) ?? SavedFileSync.load(this.host, path);
   }
 
-  private applyRemote(path: string, live: LiveDocument, changes: ChangeSpec[]): void {
-    const doc = this.documents.get(path);
-    if (!doc) return;
-    const spec = { changes, annotations: [live.remoteAnnotation(), Transaction.addToHistory.of(false)] };
-    this.record(path, doc.state.update(spec).state);
-  }
-
-  private async checkDisk(path: string): Promise<void> {
-    const doc = this.documents.get(path);
-    if (!doc || this.live.has(path)) return;
-    if (doc.saving || doc.checking) {
-      doc.recheck = true;
-      return;
-    }
-    doc.checking = true;
-    try {
-      const file = await this.deps.files.read(path);
-      if (this.documents.get(path) !== doc || file.kind !== "text") return;
-      const notice = this.tabs.files.find((f) => f.path === path)?.notice;
-      if (notice === "deleted-on-disk") this.dispatch({ type: "update", path, changes: { notice: null } });
-      const reaction = diskReaction(doc, file.version);
-      if (reaction === "reload") {
-        this.takeDisk(path, file.content, file.version);
-      } else if (reaction === "ask") {
-        doc.diskVersion = file.version;
-        this.dispatch({ type: "update", path, changes: { notice: "changed-on-disk" } });
-      }
-    } catch (error) {
-      if (errorCode(error) === "NOT_FOUND") this.markDeleted(path);
-    } finally {
-      doc.checking = false;
-      this.recheckIfAsked(path, doc);
-    }
-  }
-
-  private recheckIfAsked(path: string, doc: { recheck: boolean }): void {
-    if (!doc.recheck || this.documents.get(path) !== doc) return;
-    doc.recheck = false;
-    void this.checkDisk(path);
-  }
-
-  private takeDisk(path: string, content: string, version: string): void {
-    const doc = this.documents.get(path);
-    if (!doc) return;
-    this.transact(path, { changes: { from: 0, to: doc.state.doc.length, insert: content } });
-    this.documents.markSaved(path, doc.state.doc, version);
-    this.dispatch({ type: "update", path, changes: { dirty: doc.dirty, notice: null } });
-  }
-
-  private markDeleted(path: string): void {
-    const doc = this.documents.get(path);
-    if (doc) doc.diskVersion = undefined;
-    this.dispatch({ type: "update", path, changes: { notice: "deleted-on-disk" } });
+  /** A file whose state the view does not show takes others' changes through its sync. */
+  private bindHidden(): void {
+    for (const [path, sync] of this.syncs)
+      sync.setShown(
+        this.view !== null && this.shown === path && this.view.state === this.documents.get(path)?.state,
+      );
   }
 
   private dispatch(action: OpenFilesAction): void {
@@ -535,10 +357,7 @@ export class EditorController implements EditorHost {
 
   private record(path: string, state: EditorState): void {
     const textChanged = this.documents.get(path)?.state.doc !== state.doc;
-    // A live file's tab is "dirty" while the disk has not caught up, as the service says.
-    if (this.documents.update(path, state) && !this.live.has(path) && !this.ended) {
-      this.dispatch({ type: "update", path, changes: { dirty: this.documents.get(path)?.dirty ?? false } });
-    }
+    if (this.documents.update(path, state)) this.syncs.get(path)?.dirtyChanged();
     if (textChanged) for (const listener of this.textListeners) listener(path);
   }
 }
