@@ -11,6 +11,7 @@ import * as encoding from "lib0/encoding";
 import { type Awareness, applyAwarenessUpdate } from "y-protocols/awareness";
 import type * as Y from "yjs";
 import { DaemonCallError } from "../daemon/daemon-connection";
+import { contentHash } from "./content-hash";
 import { DISK_ORIGIN, DiskMerge } from "./disk-merge";
 import type { DocumentRest } from "./resting-documents";
 
@@ -221,7 +222,7 @@ export class LiveFile {
       try {
         // Only over the text the baseline holds: a change on disk since (a shell, the agent) is
         // merged first, never overwritten, even when it lands while this write is under way.
-        await this.files.write(this.path, write.text, this.merge.baselineHash);
+        await this.files.write(this.path, write.text, contentHash(this.merge.baselineText));
         this.failing = false;
         write.commit();
         this.setSaved(this.merge.diskHoldsDocument);

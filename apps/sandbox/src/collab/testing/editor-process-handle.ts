@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import type { EditorAnswer, EditorOptions, EditorRequest, ExpectedText } from "./editor-process";
+import {
+  type EditorAnswer,
+  type EditorOptions,
+  type EditorRequest,
+  type ExpectedText,
+  sha256,
+} from "./editor-protocol";
 
 const repo = path.resolve(import.meta.dirname, "../../../../..");
-
-/** A text's SHA-256 (hex), as `sha256sum` prints it: how texts are compared across processes. */
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 /** What an editor process checks a document's text against (computed here, once). */
 export function expectedText(text: string): ExpectedText {

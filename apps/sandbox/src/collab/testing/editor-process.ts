@@ -10,38 +10,13 @@
 import { createInterface } from "node:readline";
 import { COLLAB_TEXT } from "@coder/protocol";
 import { collabSocket, type OpenDocument, openDocument, until } from "./collab-client";
-import { sha256 } from "./editor-process-handle";
-
-export interface EditorOptions {
-  url: string;
-  cookie: string;
-  workspaceId: string;
-  files: string[];
-}
-
-/**
- * Types `text` at `at` into `file`, then waits until every file in `expect` holds the text of
- * that length and SHA-256 (hex) and the service said `file` is saved since the typing.
- */
-export interface EditorRequest {
-  id: number;
-  file: string;
-  at: number;
-  text: string;
-  expect: Record<string, ExpectedText>;
-  timeoutMs: number;
-}
-
-/** A text as `expectedText` (editor-process-handle.ts) describes it. */
-export interface ExpectedText {
-  length: number;
-  sha256: string;
-}
-
-export interface EditorAnswer {
-  id: number;
-  error?: string;
-}
+import {
+  type EditorAnswer,
+  type EditorOptions,
+  type EditorRequest,
+  type ExpectedText,
+  sha256,
+} from "./editor-protocol";
 
 /**
  * Whether a document holds an expected text: its length first (no text built), its hash only
