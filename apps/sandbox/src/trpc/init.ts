@@ -235,6 +235,13 @@ export function workspaceProcedure(role: Role) {
     .use(inUse);
 }
 
+/** Like `workspaceProcedure`, for calls that go to the workspace's daemon: it must be running, and `ctx.daemon` is its connection. */
+export function runningWorkspaceProcedure(role: Role) {
+  return workspaceProcedure(role).use(async ({ ctx, next }) =>
+    next({ ctx: { daemon: await ctx.workspaces.runningDaemon(ctx.workspaceId) } }),
+  );
+}
+
 /** Needs `role` on the workspace that the input's agent `sessionId` belongs to. */
 export function sessionProcedure(role: Role) {
   return base

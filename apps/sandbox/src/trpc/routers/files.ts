@@ -19,54 +19,45 @@ import { readImage } from "../../files/read-image";
 import { replaceInFiles } from "../../files/replace-in-files";
 import { streamSearch } from "../../files/search-stream";
 import { writeWorkspaceFile } from "../../files/write-file";
-import { router, withMappedErrors, workspaceProcedure } from "../init";
+import { router, runningWorkspaceProcedure, withMappedErrors, workspaceProcedure } from "../init";
 
 /** File operations all go to the workspace's daemon, which enforces that paths stay inside /workspace. */
 export const filesRouter = router({
-  tree: workspaceProcedure("viewer")
+  tree: runningWorkspaceProcedure("viewer")
     .input(treeInput)
     .query(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return daemon.request("fs.tree", { path: input.path, depth: input.depth });
+      return ctx.daemon.request("fs.tree", { path: input.path, depth: input.depth });
     }),
-  read: workspaceProcedure("viewer")
+  read: runningWorkspaceProcedure("viewer")
     .input(readInput)
     .query(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return daemon.request("fs.read", { path: input.path, maxBytes: MAX_EDITOR_FILE_BYTES });
+      return ctx.daemon.request("fs.read", { path: input.path, maxBytes: MAX_EDITOR_FILE_BYTES });
     }),
-  write: workspaceProcedure("editor")
+  write: runningWorkspaceProcedure("editor")
     .input(writeInput)
     .mutation(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
       const { workspaceId: _, ...write } = input;
-      return writeWorkspaceFile(daemon, write);
+      return writeWorkspaceFile(ctx.daemon, write);
     }),
-  mkdir: workspaceProcedure("editor")
+  mkdir: runningWorkspaceProcedure("editor")
     .input(mkdirInput)
     .mutation(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return daemon.request("fs.mkdir", { path: input.path });
+      return ctx.daemon.request("fs.mkdir", { path: input.path });
     }),
-  rename: workspaceProcedure("editor")
+  rename: runningWorkspaceProcedure("editor")
     .input(renameInput)
     .mutation(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return daemon.request("fs.rename", { from: input.from, to: input.to });
+      return ctx.daemon.request("fs.rename", { from: input.from, to: input.to });
     }),
-  delete: workspaceProcedure("editor")
+  delete: runningWorkspaceProcedure("editor")
     .input(deleteInput)
     .mutation(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return daemon.request("fs.delete", { path: input.path });
+      return ctx.daemon.request("fs.delete", { path: input.path });
     }),
   /** Every file of the workspace for quick open (`.gitignore` respected), at most MAX_LISTED_FILES. */
-  list: workspaceProcedure("viewer")
+  list: runningWorkspaceProcedure("viewer")
     .input(fileListInput)
-    .query(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return daemon.request("search.files", { limit: MAX_LISTED_FILES });
-    }),
+    .query(({ ctx }) => ctx.daemon.request("search.files", { limit: MAX_LISTED_FILES })),
   /** Find in files: batches of matches grouped by file as ripgrep finds them, then a summary. */
   search: workspaceProcedure("viewer")
     .input(searchInput)
@@ -74,18 +65,16 @@ export const filesRouter = router({
       withMappedErrors(streamSearch(ctx.workspaces, input.workspaceId, input.query, signal)),
     ),
   /** Replaces every match in the given files through the editor's write path; answers what undo needs. */
-  replace: workspaceProcedure("editor")
+  replace: runningWorkspaceProcedure("editor")
     .input(replaceInput)
     .mutation(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return replaceInFiles(daemon, input);
+      return replaceInFiles(ctx.daemon, input);
     }),
   /** An image file's bytes and type for the viewer (PNG, JPEG, GIF, WebP, SVG), at most MAX_IMAGE_BYTES. */
-  image: workspaceProcedure("viewer")
+  image: runningWorkspaceProcedure("viewer")
     .input(imageInput)
     .query(async ({ ctx, input }) => {
-      const daemon = await ctx.workspaces.runningDaemon(input.workspaceId);
-      return readImage(daemon, input.path);
+      return readImage(ctx.daemon, input.path);
     }),
   /** Unpacks the caller's upload into a folder (files dropped on the tree), inside a job container. */
   unpack: workspaceProcedure("editor")

@@ -1,17 +1,15 @@
-import { router, workspaceProcedure } from "../init";
+import { router, runningWorkspaceProcedure } from "../init";
 
 export const terminalRouter = router({
   /** The workspace's open terminals (its tmux sessions), oldest first: the tabs a newcomer sees. */
-  list: workspaceProcedure("viewer").query(async ({ ctx, input }) => {
-    await ctx.workspaces.runningDaemon(input.workspaceId);
-    return { names: await ctx.terminals.list(input.workspaceId) };
-  }),
+  list: runningWorkspaceProcedure("viewer").query(async ({ ctx, input }) => ({
+    names: await ctx.terminals.list(input.workspaceId),
+  })),
   /**
    * Opens a new terminal under a fresh name the service picks, so a "+" never lands in someone
    * else's shell (a name chosen in the browser can be one another person opened meanwhile).
    */
-  create: workspaceProcedure("editor").mutation(async ({ ctx, input }) => {
-    await ctx.workspaces.runningDaemon(input.workspaceId);
-    return { name: await ctx.terminals.create(input.workspaceId) };
-  }),
+  create: runningWorkspaceProcedure("editor").mutation(async ({ ctx, input }) => ({
+    name: await ctx.terminals.create(input.workspaceId),
+  })),
 });
