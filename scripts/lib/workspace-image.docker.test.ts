@@ -133,7 +133,7 @@ describe("the workspace image", () => {
         "tmux show -gv history-limit && tmux show -gv status && tmux show -gwv window-size",
       hardening,
     );
-    expect(lines).toEqual(["xterm-256color", "0", "50000", "off", "latest"]);
+    expect(lines).toEqual(["xterm-256color", "0", "50000", "off", "smallest"]);
   });
 
   it("reports Python errors through pylsp and pyflakes", async () => {
