@@ -1,7 +1,7 @@
 "use client";
 
 import { TALK_MAX_CHARS, type TalkLine } from "@coder/protocol";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
@@ -28,10 +28,14 @@ export function TalkPanel({ workspaceId }: { workspaceId: string }) {
   const talk = useTalk(workspaceId);
   const { role } = useWorkspaceAccess();
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const setting = useMutation(
-    trpc.talk.setViewersMayWrite.mutationOptions({ onError: () => setAsked(null) }),
+    trpc.talk.setViewersMayWrite.mutationOptions({
+      onError: () => setAsked(null),
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.talk.list.queryKey({ workspaceId }) }),
+    }),
   );
-  // The owner's choice shows at once; the live setting replaces it when it arrives.
+  // The owner's choice shows at once; the stored setting replaces it when the next look brings it.
   const [asked, setAsked] = useState<boolean | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the live setting changes.
   useEffect(() => setAsked(null), [talk.viewersMayWrite]);
@@ -134,7 +138,16 @@ function TalkLineView({ line }: { line: TalkLine }) {
 function TalkComposer({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
-  const send = useMutation(trpc.talk.send.mutationOptions({ onSuccess: () => setText("") }));
+  const queryClient = useQueryClient();
+  const send = useMutation(
+    trpc.talk.send.mutationOptions({
+      onSuccess: () => {
+        setText("");
+        // The sender sees their line at once, not at the next look.
+        void queryClient.invalidateQueries({ queryKey: trpc.talk.list.queryKey({ workspaceId }) });
+      },
+    }),
+  );
   const canSend = !send.isPending && text.trim() !== "";
   const submit = () => {
     if (canSend) send.mutate({ workspaceId, text });

@@ -1,49 +1,43 @@
 "use client";
 
-import { TALK_KEPT_MESSAGES, type TalkLine, type TalkUpdate } from "@coder/protocol";
-import { useSubscription } from "@trpc/tanstack-react-query";
-import { useState } from "react";
+import type { TalkLine } from "@coder/protocol";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 
 export interface Talk {
-  /** The lines so far, oldest first; undefined until the first batch arrived. */
+  /** The lines so far, oldest first; undefined until the first answer arrived. */
   lines: TalkLine[] | undefined;
   viewersMayWrite: boolean;
   youMayWrite: boolean;
-  /** Set while the live talk is broken (the link retries by itself). */
+  /** Set while the talk cannot be read (the next look retries by itself). */
   error: string | null;
 }
 
 /**
- * The workspace's people's talk, live: `talk.watch` sends the kept lines, then each new batch and
- * each change of the owner's setting; a reconnect continues after the last line (tracked ids).
+ * How often the page looks for new lines. The talk is read by asking, not through `talk.watch`:
+ * a page already holds five event streams, and Chromium gives one host six HTTP/1.1 connections,
+ * so a sixth held stream stalls every other call of the page. One multiplexed live channel per page
+ * would let it follow `talk.watch` again.
  */
+const LOOK_EVERY_MS = 1500;
+
+/** The workspace's people's talk, as `talk.list` answers it, looked at again every 1.5 s. */
 export function useTalk(workspaceId: string): Talk {
   const trpc = useTRPC();
-  const [lines, setLines] = useState<TalkLine[] | undefined>(undefined);
-  const [setting, setSetting] = useState({ viewersMayWrite: true, youMayWrite: false });
-  const [error, setError] = useState<string | null>(null);
-  useSubscription(
-    trpc.talk.watch.subscriptionOptions(
-      { workspaceId },
-      {
-        onData: (event) => {
-          const update = event.data as TalkUpdate;
-          setError(null);
-          setLines((known) => {
-            const seen = new Set((known ?? []).map((line) => line.id));
-            const fresh = update.lines.filter((line) => !seen.has(line.id));
-            return [...(known ?? []), ...fresh].slice(-TALK_KEPT_MESSAGES);
-          });
-          setSetting({ viewersMayWrite: update.viewersMayWrite, youMayWrite: update.youMayWrite });
-        },
-        onError: (e) => {
-          if (!redirectIfLoggedOut(e)) setError(errorMessage(e));
-        },
-      },
-    ),
-  );
-  return { lines, ...setting, error };
+  const talk = useQuery({
+    ...trpc.talk.list.queryOptions({ workspaceId }),
+    refetchInterval: LOOK_EVERY_MS,
+  });
+  useEffect(() => {
+    if (talk.error) redirectIfLoggedOut(talk.error);
+  }, [talk.error]);
+  return {
+    lines: talk.data?.lines,
+    viewersMayWrite: talk.data?.viewersMayWrite ?? true,
+    youMayWrite: talk.data?.youMayWrite ?? false,
+    error: talk.error && !talk.data ? errorMessage(talk.error) : null,
+  };
 }
