@@ -1,5 +1,6 @@
 import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
+import { FIRST_ADMIN_ID } from "../db/migrations";
 import { ConnectionRegistry } from "./connection-registry";
 import type { Principal } from "./principal";
 import { hashSecret, newSecret } from "./secrets";
@@ -43,7 +44,11 @@ export class AuthService {
       await tx.deleteFrom("admin_tokens").execute();
       await tx
         .insertInto("admin_tokens")
-        .values({ token_hash: hashSecret(token), created_at: new Date().toISOString() })
+        .values({
+          token_hash: hashSecret(token),
+          created_at: new Date().toISOString(),
+          user_id: FIRST_ADMIN_ID,
+        })
         .execute();
       return tx.deleteFrom("login_sessions").returning("id_hash").execute();
     });
@@ -90,6 +95,7 @@ export class AuthService {
       .insertInto("login_sessions")
       .values({
         id_hash: hashSecret(cookie),
+        user_id: FIRST_ADMIN_ID,
         created_at: new Date(now).toISOString(),
         expires_at: new Date(now + SESSION_DAYS * 86_400_000).toISOString(),
       })

@@ -314,7 +314,63 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0014_accounts": {
+    async up(db: Kysely<unknown>) {
+      // People with their own logins (auth/accounts.ts). The first admin is made here so that what
+      // an install already has (the admin token, its sessions, every workspace) stays theirs.
+      await db.schema
+        .createTable("users")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        // Lower-cased; null for the first admin until they give one (they sign in with the token).
+        .addColumn("email", "text", (c) => c.unique())
+        .addColumn("display_name", "text", (c) => c.notNull())
+        .addColumn("site_role", "text", (c) => c.notNull())
+        .addColumn("suspended_at", t.timestamp)
+        .addColumn("limits", t.json)
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("last_seen_at", t.timestamp)
+        .execute();
+      const now = new Date().toISOString();
+      await sql`insert into users (id, display_name, site_role, created_at)
+        values (${FIRST_ADMIN_ID}, ${"Admin"}, ${"admin"}, ${now})`.execute(db);
+      // The admin token is the break-glass login of one user (the first admin).
+      await db.schema
+        .alterTable("admin_tokens")
+        .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
+        .execute();
+      await sql`update admin_tokens set user_id = ${FIRST_ADMIN_ID}`.execute(db);
+      await db.schema
+        .alterTable("login_sessions")
+        .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
+        .execute();
+      await sql`update login_sessions set user_id = ${FIRST_ADMIN_ID}`.execute(db);
+      await db.schema.createIndex("login_sessions_user").on("login_sessions").column("user_id").execute();
+      await db.schema
+        .alterTable("workspaces")
+        .addColumn("owner_id", "text", (c) => c.references("users.id"))
+        .execute();
+      await sql`update workspaces set owner_id = ${FIRST_ADMIN_ID}`.execute(db);
+      await db.schema.createIndex("workspaces_owner").on("workspaces").column("owner_id").execute();
+      // Sharing with a named person (share.create with userId or email), beside anonymous links.
+      await db.schema
+        .createTable("workspace_members")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("workspace_members_pk", ["workspace_id", "user_id"])
+        .execute();
+      await db.schema
+        .createIndex("workspace_members_user")
+        .on("workspace_members")
+        .column("user_id")
+        .execute();
+    },
+  },
 });
+
+/** The id migration 0014 gives the admin an install already had (and a new install's first admin). */
+export const FIRST_ADMIN_ID = "first-admin";
 
 export const migrationProvider = (dialect: SqlDialect): MigrationProvider => ({
   async getMigrations() {

@@ -4,6 +4,30 @@ export interface AdminTokenTable {
   id: Generated<number>;
   token_hash: string;
   created_at: string;
+  /** The user the token signs in (the first admin; migration 0014_accounts). */
+  user_id: string | null;
+}
+
+/** A person with a login of their own (migration 0014_accounts; auth/accounts.ts). */
+export interface UserTable {
+  id: string;
+  /** Lower-cased; null for the first admin until they give one. */
+  email: string | null;
+  display_name: string;
+  site_role: "admin" | "member";
+  suspended_at: string | null;
+  /** JSON of the limits an admin set for this user (over CODER_DEFAULT_LIMITS), or null. */
+  limits: string | null;
+  created_at: string;
+  last_seen_at: string | null;
+}
+
+/** A workspace shared with a named person (migration 0014_accounts). */
+export interface WorkspaceMemberTable {
+  workspace_id: string;
+  user_id: string;
+  role: "viewer" | "editor";
+  created_at: string;
 }
 
 export interface LoginSessionTable {
@@ -11,6 +35,8 @@ export interface LoginSessionTable {
   id_hash: string;
   created_at: string;
   expires_at: string;
+  /** Whose session it is (migration 0014_accounts). */
+  user_id: string | null;
 }
 
 /** Single-use login links printed at start. */
@@ -22,6 +48,8 @@ export interface LoginTicketTable {
 export interface WorkspaceTable {
   id: string;
   name: string;
+  /** The user it belongs to (migration 0014_accounts); null only on a spare of the warm pool. */
+  owner_id: string | null;
   egress: number;
   image: string;
   created_at: string;
@@ -248,4 +276,6 @@ export interface Database {
   presence_boards: PresenceBoardTable;
   talk_rooms: TalkRoomTable;
   talk_lines: TalkLineTable;
+  users: UserTable;
+  workspace_members: WorkspaceMemberTable;
 }

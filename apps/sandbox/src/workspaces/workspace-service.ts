@@ -275,9 +275,10 @@ export class WorkspaceService {
    */
   async create(
     input: Omit<CreateWorkspaceInput, "source">,
+    ownerId: string,
     fill?: { prepared: PreparedSource; origin: ImportOrigin },
   ): Promise<Workspace> {
-    const id = await this.claimOrMake(input, fill);
+    const id = await this.claimOrMake(input, ownerId, fill);
     const workspace = await this.publishUpsert(id);
     if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
     return workspace;
@@ -290,10 +291,12 @@ export class WorkspaceService {
    */
   private async claimOrMake(
     input: Omit<CreateWorkspaceInput, "source">,
+    ownerId: string,
     fill?: { prepared: PreparedSource; origin: ImportOrigin },
   ): Promise<string> {
     const row = {
       name: input.name,
+      owner_id: ownerId,
       egress: input.egress ? 1 : 0,
       image: this.image,
       created_at: new Date().toISOString(),
