@@ -112,7 +112,8 @@ export type TurnDiff = z.infer<typeof turnDiff>;
  * Who did something in a session that people share: the owner (named "Owner") or a guest under
  * the name they joined with. Kept with a prompt and with the answer to an approval or a question.
  */
-export const author = z.object({ kind: z.enum(["owner", "guest"]), name: z.string() });
+/** Who wrote a prompt: a user (before accounts, "owner": the one admin), or a guest of a link. */
+export const author = z.object({ kind: z.enum(["user", "owner", "guest"]), name: z.string() });
 export type Author = z.infer<typeof author>;
 
 export const approvalReply = z.enum(["once", "always", "reject"]);

@@ -122,7 +122,7 @@ describe("the agent in company: the owner and guests watch one session", () => {
     );
     expect(late).toEqual({ code: "CONFLICT", message: "that approval was already answered by Owner" });
     await beaView.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId, 60_000);
-    const owned = { kind: "owner", name: "Owner" };
+    const owned = { kind: "user", name: "Owner" };
     expect(beaView.all.find((e) => e.type === "approval.replied")).toMatchObject({
       reply: "reject",
       by: owned,

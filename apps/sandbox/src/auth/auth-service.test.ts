@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/database";
+import { FIRST_ADMIN_ID } from "../db/migrations";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
 import { AuthService } from "./auth-service";
 import { hashSecret } from "./secrets";
@@ -59,7 +60,13 @@ describe.each(DIALECTS)("AuthService on %s", (dialect) => {
 
   it("accepts a session cookie until it is ended or expires", async () => {
     const { cookie } = await auth.createSession();
-    expect(await auth.session(cookie)).toEqual({ kind: "owner", sessionId: hashSecret(cookie) });
+    expect(await auth.session(cookie)).toEqual({
+      kind: "user",
+      sessionId: hashSecret(cookie),
+      userId: FIRST_ADMIN_ID,
+      name: "Owner",
+      siteRole: "admin",
+    });
     expect(await auth.session(undefined)).toBeNull();
     await auth.endSession(cookie);
     expect(await auth.session(cookie)).toBeNull();
@@ -104,7 +111,7 @@ describe.each(DIALECTS)("AuthService on %s", (dialect) => {
     expect(ended).toHaveLength(1);
     expect(await auth.endLostSessions()).toBe(2);
     expect(ended.sort()).toEqual(["elsewhere 4401", "expiry 4401", "logout 4401"]);
-    expect(auth.connections.sessionIds("owner")).toHaveLength(1);
+    expect(auth.connections.sessionIds("user")).toHaveLength(1);
   });
 
   it("purges expired sessions and login tickets, and keeps the others", async () => {

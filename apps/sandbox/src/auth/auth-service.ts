@@ -112,11 +112,14 @@ export class AuthService {
     const sessionId = hashSecret(cookie);
     const row = await this.db
       .selectFrom("login_sessions")
-      .select("id_hash")
-      .where("id_hash", "=", sessionId)
-      .where("expires_at", ">", new Date().toISOString())
+      .innerJoin("users", "users.id", "login_sessions.user_id")
+      .select(["users.id", "users.display_name", "users.site_role"])
+      .where("login_sessions.id_hash", "=", sessionId)
+      .where("login_sessions.expires_at", ">", new Date().toISOString())
+      .where("users.suspended_at", "is", null)
       .executeTakeFirst();
-    return row ? { kind: "owner", sessionId: row.id_hash } : this.shares.guest(sessionId);
+    if (!row) return this.shares.guest(sessionId);
+    return { kind: "user", sessionId, userId: row.id, name: row.display_name, siteRole: row.site_role };
   }
 
   /**
@@ -133,7 +136,7 @@ export class AuthService {
   async endSession(cookie: string): Promise<void> {
     const who = await this.session(cookie);
     if (!who) return;
-    if (who.kind === "owner") {
+    if (who.kind === "user") {
       await this.db.deleteFrom("login_sessions").where("id_hash", "=", who.sessionId).execute();
     } else {
       await this.shares.endGuestSession(who.sessionId);
@@ -149,13 +152,15 @@ export class AuthService {
    */
   async endLostSessions(): Promise<number> {
     const guests = await this.shares.endLostGuests();
-    const held = this.connections.sessionIds("owner");
+    const held = this.connections.sessionIds("user");
     if (held.length === 0) return guests;
     const live = await this.db
       .selectFrom("login_sessions")
-      .select("id_hash")
-      .where("id_hash", "in", held)
-      .where("expires_at", ">", new Date().toISOString())
+      .innerJoin("users", "users.id", "login_sessions.user_id")
+      .select("login_sessions.id_hash")
+      .where("login_sessions.id_hash", "in", held)
+      .where("login_sessions.expires_at", ">", new Date().toISOString())
+      .where("users.suspended_at", "is", null)
       .execute();
     const alive = new Set(live.map((r) => r.id_hash));
     const lost = held.filter((id) => !alive.has(id));
@@ -172,6 +177,6 @@ export class AuthService {
   }
 
   private endConnections(sessionId: string): void {
-    this.connections.end({ kind: "owner", sessionId }, AccessCloseCode.LoggedOut);
+    this.connections.end({ kind: "user", sessionId }, AccessCloseCode.LoggedOut);
   }
 }

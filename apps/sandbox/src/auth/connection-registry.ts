@@ -6,7 +6,10 @@ export interface LiveConnection {
   end(code: AccessCloseCode): void;
 }
 
-const key = (p: Principal) => `${p.kind}:${p.sessionId}`;
+/** Enough of a principal to find its connections. */
+type Holder = Pick<Principal, "kind" | "sessionId">;
+
+const key = (p: Holder) => `${p.kind}:${p.sessionId}`;
 
 /**
  * Every open socket and subscription, under the principal that opened it, so ending a session
@@ -44,7 +47,7 @@ export class ConnectionRegistry {
   }
 
   /** Ends every connection of `principal`; returns how many there were. */
-  end(principal: Principal, code: AccessCloseCode): number {
+  end(principal: Holder, code: AccessCloseCode): number {
     const entry = this.byPrincipal.get(key(principal));
     if (!entry) return 0;
     this.byPrincipal.delete(key(principal));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Principal, roleAllows, roleOn, serviceRole } from "./principal";
 
-const owner: Principal = { kind: "owner", sessionId: "s1" };
+const owner: Principal = { kind: "user", sessionId: "s1", userId: "u1", name: "Owner", siteRole: "admin" };
 const viewer: Principal = {
   kind: "guest",
   sessionId: "s2",

@@ -1,13 +1,16 @@
 /**
- * Who a request or connection acts for, and the role that gives them on a workspace. The owner
- * (the admin token's login sessions; `sessionId` is the stored hash of the cookie) is "owner" on
- * every workspace. A guest (a person who joined through a share link) has one role on exactly one
- * workspace and none anywhere else; a share link makes them (`share-links.ts`).
+ * Who a request or connection acts for, and the role that gives them on a workspace. A user signed
+ * in with an account of their own (`accounts.ts`; `sessionId` is the stored hash of the cookie). A
+ * guest (a person who joined through a share link) has one role on exactly one workspace and none
+ * anywhere else; a share link makes them (`share-links.ts`).
  */
 export type Role = "viewer" | "editor" | "owner";
 
+/** What a user may do beyond workspaces: an admin manages the people of the service. */
+export type SiteRole = "admin" | "member";
+
 export type Principal =
-  | { kind: "owner"; sessionId: string }
+  | { kind: "user"; sessionId: string; userId: string; name: string; siteRole: SiteRole }
   | {
       kind: "guest";
       sessionId: string;
@@ -28,22 +31,22 @@ export function roleAllows(role: Role, needed: Role): boolean {
 
 /** The principal's role on `workspaceId`, or null when it may not see that workspace at all. */
 export function roleOn(principal: Principal, workspaceId: string): Role | null {
-  if (principal.kind === "owner") return "owner";
+  if (principal.kind === "user") return "owner";
   return principal.workspaceId === workspaceId ? principal.role : null;
 }
 
-/** What a principal may do beyond any one workspace (create workspaces): only the owner. */
+/** What a principal may do beyond any one workspace (create workspaces): users, never guests. */
 export function serviceRole(principal: Principal): Role {
-  return principal.kind === "owner" ? "owner" : "viewer";
+  return principal.kind === "user" ? "owner" : "viewer";
 }
 
 /** Connections below this role only watch: no keystrokes, no edits. */
 export const WRITE_ROLE: Role = "editor";
 
-/** How the owner is named to the people they share a workspace with (the service knows no other name). */
+/** A name no guest may take: it reads as the workspace's owner. */
 export const OWNER_NAME = "Owner";
 
-/** The name other people see for `principal` (the owner has no name of their own). */
+/** The name other people see for `principal`: their account's display name, or a guest's chosen one. */
 export function displayName(principal: Principal): string {
-  return principal.kind === "owner" ? OWNER_NAME : principal.name;
+  return principal.name;
 }

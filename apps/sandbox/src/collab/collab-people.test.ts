@@ -9,7 +9,7 @@ import {
   type PersonSocket,
 } from "./collab-people";
 
-const owner: Principal = { kind: "owner", sessionId: "o1" };
+const owner: Principal = { kind: "user", sessionId: "o1", userId: "u1", name: "Owner", siteRole: "admin" };
 const guest = (sessionId: string): Principal => ({
   kind: "guest",
   sessionId,
@@ -70,7 +70,7 @@ describe("what each person may hold in a workspace's live editing", () => {
     expect(loaded.size).toBe(GUEST_DOCUMENTS_SHARE);
     const mine = socket();
     people.admit(owner, mine);
-    for (const name of names("own", PERSON_LIMITS.owner.documents)) {
+    for (const name of names("own", PERSON_LIMITS.user.documents)) {
       expect(people.mayOpen(owner, name, loaded)).toBe(true);
       mine.documents.push(name);
       loaded.add(name);

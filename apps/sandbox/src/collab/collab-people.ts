@@ -15,7 +15,7 @@ export const GUEST_DOCUMENTS_SHARE = 32;
  * MAX_COLLAB_FRAME_BYTES while it arrives, so a guest's sockets bound what they cost.
  */
 export const PERSON_LIMITS: Record<Principal["kind"], { sockets: number; documents: number }> = {
-  owner: { sockets: 32, documents: 32 },
+  user: { sockets: 32, documents: 32 },
   guest: { sockets: 8, documents: 8 },
 };
 
@@ -54,7 +54,7 @@ export class CollabPeople {
     if (mine.size >= PERSON_LIMITS[principal.kind].sockets) return false;
     mine.add(socket);
     this.sockets.set(key, mine);
-    if (principal.kind === "owner") this.ownerSockets.add(socket);
+    if (principal.kind === "user") this.ownerSockets.add(socket);
     return true;
   }
 
@@ -84,7 +84,7 @@ export class CollabPeople {
     if (!mine.has(document) && mine.size >= PERSON_LIMITS[principal.kind].documents) return false;
     if (loaded.has(document)) return true;
     if (loaded.size >= MAX_DOCUMENTS_PER_WORKSPACE) return false;
-    if (principal.kind === "owner") return true;
+    if (principal.kind === "user") return true;
     const owners = held(this.ownerSockets);
     let broughtByGuests = 0;
     for (const name of loaded) if (!owners.has(name)) broughtByGuests++;

@@ -7,7 +7,7 @@ import {
   UpdateBudget,
 } from "./update-budget";
 
-const owner: Principal = { kind: "owner", sessionId: "o1" };
+const owner: Principal = { kind: "user", sessionId: "o1", userId: "u1", name: "Owner", siteRole: "admin" };
 const guest = (sessionId: string): Principal => ({
   kind: "guest",
   sessionId,

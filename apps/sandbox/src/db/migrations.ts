@@ -331,8 +331,9 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .addColumn("last_seen_at", t.timestamp)
         .execute();
       const now = new Date().toISOString();
+      // Named as the one owner was shown before accounts; they may give themselves another name.
       await sql`insert into users (id, display_name, site_role, created_at)
-        values (${FIRST_ADMIN_ID}, ${"Admin"}, ${"admin"}, ${now})`.execute(db);
+        values (${FIRST_ADMIN_ID}, ${"Owner"}, ${"admin"}, ${now})`.execute(db);
       // The admin token is the break-glass login of one user (the first admin).
       await db.schema
         .alterTable("admin_tokens")

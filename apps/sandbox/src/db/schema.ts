@@ -113,7 +113,7 @@ export interface MessageTable {
   /** The id of the event that created it: orders messages. */
   position: number;
   /** Who wrote a person's prompt (both set, or both null). */
-  author_kind: "owner" | "guest" | null;
+  author_kind: "user" | "owner" | "guest" | null;
   author_name: string | null;
 }
 

@@ -53,7 +53,7 @@ export interface HttpRouterDeps {
 
 /** The role a principal holds somewhere: the owner's, or a guest's on their one workspace. */
 function bestRole(principal: Principal): Role {
-  return principal.kind === "owner" ? "owner" : principal.role;
+  return principal.kind === "user" ? "owner" : principal.role;
 }
 
 /**

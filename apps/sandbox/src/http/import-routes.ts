@@ -20,8 +20,8 @@ function uploadName(raw: string | null): string {
 
 /** Whose allowance an upload uses: the owner's, or (for a guest) their share link's. */
 function uploaderOf(principal: Principal): Uploader {
-  return principal.kind === "owner"
-    ? { session: principal.sessionId, person: "owner", guest: false }
+  return principal.kind === "user"
+    ? { session: principal.sessionId, person: `user:${principal.userId}`, guest: false }
     : { session: principal.sessionId, person: `link:${principal.shareId}`, guest: true };
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Principal } from "../auth/principal";
 import { MAX_TABS_PER_PERSON, PresenceBoard, TooManyTabsError } from "./presence-board";
 
-const owner: Principal = { kind: "owner", sessionId: "o1" };
+const owner: Principal = { kind: "user", sessionId: "o1", userId: "u1", name: "Owner", siteRole: "admin" };
 const ada: Principal = {
   kind: "guest",
   sessionId: "g1",

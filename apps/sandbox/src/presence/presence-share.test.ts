@@ -6,7 +6,7 @@ import { openTestDatabase, type TestDatabase } from "../db/testing/test-database
 import { PresenceBoard } from "./presence-board";
 import { PresenceShare } from "./presence-share";
 
-const owner: Principal = { kind: "owner", sessionId: "o1" };
+const owner: Principal = { kind: "user", sessionId: "o1", userId: "u1", name: "Owner", siteRole: "admin" };
 const guest = (sessionId: string, name: string): Principal => ({
   kind: "guest",
   sessionId,

@@ -5,7 +5,7 @@ import { createContext, type ReactNode, useContext } from "react";
 /** Who the person on this page is on the workspace: what the service says, which the UI mirrors. */
 export interface WorkspaceAccess {
   role: "owner" | "editor" | "viewer";
-  kind: "owner" | "guest";
+  kind: "user" | "guest";
   name: string;
 }
 

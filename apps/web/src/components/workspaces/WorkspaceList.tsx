@@ -14,7 +14,7 @@ export function WorkspaceList() {
   const trpc = useTRPC();
   const list = useQuery(trpc.workspace.list.queryOptions());
   // Creating, starting, stopping and deleting are the owner's: a guest is not offered them.
-  const owner = useQuery(trpc.workspace.whoami.queryOptions()).data?.kind === "owner";
+  const owner = useQuery(trpc.workspace.whoami.queryOptions()).data?.kind === "user";
   useWorkspaceEvents();
 
   return (
