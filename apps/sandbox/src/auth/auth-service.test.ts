@@ -59,7 +59,7 @@ describe.each(DIALECTS)("AuthService on %s", (dialect) => {
   });
 
   it("accepts a session cookie until it is ended or expires", async () => {
-    const { cookie } = await auth.createSession();
+    const { cookie } = await auth.createSession(FIRST_ADMIN_ID);
     expect(await auth.session(cookie)).toEqual({
       kind: "user",
       sessionId: hashSecret(cookie),
@@ -70,15 +70,15 @@ describe.each(DIALECTS)("AuthService on %s", (dialect) => {
     expect(await auth.session(undefined)).toBeNull();
     await auth.endSession(cookie);
     expect(await auth.session(cookie)).toBeNull();
-    const second = await auth.createSession();
+    const second = await auth.createSession(FIRST_ADMIN_ID);
     await expire("login_sessions");
     expect(await auth.session(second.cookie)).toBeNull();
   });
 
   it("logs everyone out when the admin token is replaced", async () => {
     await auth.ensureAdminToken();
-    const first = await auth.createSession();
-    const second = await auth.createSession();
+    const first = await auth.createSession(FIRST_ADMIN_ID);
+    const second = await auth.createSession(FIRST_ADMIN_ID);
     await auth.rotateAdminToken();
     expect(await auth.session(first.cookie)).toBeNull();
     expect(await auth.session(second.cookie)).toBeNull();
@@ -87,7 +87,7 @@ describe.each(DIALECTS)("AuthService on %s", (dialect) => {
   it("closes a session's connections at logout, and those of sessions ended elsewhere at the next sweep", async () => {
     const ended: string[] = [];
     const open = async (name: string) => {
-      const { cookie } = await auth.createSession();
+      const { cookie } = await auth.createSession(FIRST_ADMIN_ID);
       const principal = await auth.session(cookie);
       if (!principal) throw new Error("no session");
       auth.connections.add(principal, { end: (code) => ended.push(`${name} ${code}`) });
@@ -115,11 +115,11 @@ describe.each(DIALECTS)("AuthService on %s", (dialect) => {
   });
 
   it("purges expired sessions and login tickets, and keeps the others", async () => {
-    await auth.createSession();
+    await auth.createSession(FIRST_ADMIN_ID);
     await auth.createLoginTicket();
     await expire("login_sessions");
     await expire("login_tickets");
-    const live = await auth.createSession();
+    const live = await auth.createSession(FIRST_ADMIN_ID);
     const ticket = await auth.createLoginTicket();
     await auth.purgeExpired();
     expect(await db.selectFrom("login_sessions").select("id_hash").execute()).toEqual([

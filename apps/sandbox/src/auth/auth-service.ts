@@ -88,14 +88,15 @@ export class AuthService {
     return result.numDeletedRows > 0n;
   }
 
-  async createSession(): Promise<{ cookie: string; maxAgeSeconds: number }> {
+  /** A login of `userId` (a new cookie); only a way of signing in that proved who they are calls this. */
+  async createSession(userId: string): Promise<{ cookie: string; maxAgeSeconds: number }> {
     const cookie = newSecret();
     const now = Date.now();
     await this.db
       .insertInto("login_sessions")
       .values({
         id_hash: hashSecret(cookie),
-        user_id: FIRST_ADMIN_ID,
+        user_id: userId,
         created_at: new Date(now).toISOString(),
         expires_at: new Date(now + SESSION_DAYS * 86_400_000).toISOString(),
       })

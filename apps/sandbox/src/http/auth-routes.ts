@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { AuthService } from "../auth/auth-service";
 import { guestName } from "../auth/guest-name";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "../auth/http-auth";
+import { FIRST_ADMIN_ID } from "../db/migrations";
 import type { FailureBackoff } from "./failure-backoff";
 import { JSON_BODY_LIMIT, json, jsonBody, readBody, validBody } from "./http-answers";
 import { HttpRefusal } from "./http-errors";
@@ -77,6 +78,7 @@ export function authRoutes(auth: AuthService, secureCookies: boolean, backoff: F
     },
     {
       method: "POST",
+      // The admin token and the printed login link sign in the first admin (the break-glass login).
       path: "/auth/login",
       access: "anyone",
       async handle({ req, res }) {
@@ -85,7 +87,7 @@ export function authRoutes(auth: AuthService, secureCookies: boolean, backoff: F
           await sleep(300);
           throw new HttpRefusal(401, "that token is not valid");
         }
-        startSession(res, 204, await auth.createSession(), secureCookies);
+        startSession(res, 204, await auth.createSession(FIRST_ADMIN_ID), secureCookies);
       },
     },
     {
@@ -97,7 +99,7 @@ export function authRoutes(auth: AuthService, secureCookies: boolean, backoff: F
           res.writeHead(303, { location: "/login?expired=1" }).end();
           return;
         }
-        startSession(res, 303, await auth.createSession(), secureCookies, { location: "/" });
+        startSession(res, 303, await auth.createSession(FIRST_ADMIN_ID), secureCookies, { location: "/" });
       },
     },
     {

@@ -157,10 +157,12 @@ export const signedInProcedure = base
     return next();
   });
 
-/** Only the owner, for what belongs to no one workspace (creating one). */
+/** Only a user (never a guest), for what belongs to no one workspace (creating one). */
 export const ownerProcedure = base.meta({ access: { role: "owner", on: "service" } }).use(({ ctx, next }) => {
   authorize(ctx.principal, "owner", null);
-  return next();
+  const { principal } = ctx;
+  if (principal.kind !== "user") throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
+  return next({ ctx: { principal } });
 });
 
 /** Yields what `source` yields; `release` runs once it ends, however it ends. */

@@ -2,7 +2,6 @@ import { createWorkspaceInput, retryImportInput, type WorkspaceEvent } from "@co
 import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { displayName, type Principal, roleOn } from "../../auth/principal";
-import { FIRST_ADMIN_ID } from "../../db/migrations";
 import { ownerProcedure, router, signedInProcedure, workspaceProcedure } from "../init";
 
 /** Whether `principal` may see an event of the workspace list (a guest sees only their workspace). */
@@ -32,7 +31,7 @@ export const workspaceRouter = router({
     const { source, ...workspace } = input;
     // Refused sources (a URL the policy does not allow, a foreign upload) fail here, before anything is made.
     const fill = source ? ctx.imports.prepare(source, ctx.principal.sessionId) : undefined;
-    return ctx.workspaces.create(workspace, FIRST_ADMIN_ID, fill);
+    return ctx.workspaces.create(workspace, ctx.principal.userId, fill);
   }),
   retryImport: workspaceProcedure("owner")
     .input(retryImportInput)
