@@ -37,6 +37,9 @@ describe("the people's talk, in Chromium", () => {
     const editor = await join("editor", "Eddie");
     const viewer = await join("viewer", "Vera");
     await line(owner, "joined", "Vera").waitFor({ timeout: 15_000 });
+    // Having lines, the page asks again only for those after its last one.
+    const look = await owner.waitForRequest((r) => r.url().includes("talk.list"), { timeout: 10_000 });
+    expect(decodeURIComponent(look.url())).toMatch(/"after":\d+/);
 
     // Only the owner has the switch; the guests see no control their role cannot use.
     expect(await editor.page.getByTestId("talk-viewers-may-write").count()).toBe(0);
