@@ -2,7 +2,8 @@
 
 import type { TalkLine } from "@coder/protocol";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
+import { accessEnded } from "../../lib/auth/access-ended";
 import { redirectIfLoggedOut } from "../../lib/auth/session-expiry";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC, useTRPCClient } from "../../lib/trpc/client";
@@ -25,6 +26,8 @@ export interface Talk {
  */
 const LOOK_EVERY_MS = 1500;
 
+const notEnded = () => null;
+
 /**
  * The workspace's people's talk, looked at again every 1.5 s: the first look brings every kept
  * line, each later one (and each the page asks for after a change) only the lines after the
@@ -35,6 +38,7 @@ export function useTalk(workspaceId: string): Talk {
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const queryKey = trpc.talk.list.queryKey({ workspaceId });
+  const ended = useSyncExternalStore(accessEnded.subscribe, accessEnded.snapshot, notEnded);
   const talk = useQuery({
     queryKey,
     queryFn: async ({ signal }) => {
@@ -43,6 +47,9 @@ export function useTalk(workspaceId: string): Talk {
       return shown ? withNewerLines(shown, look) : look;
     },
     refetchInterval: LOOK_EVERY_MS,
+    // Once access ended for good nothing answers; a look after a revoked guest's "Leave" logged
+    // them out would be refused as logged out and send the page to the login, not where they went.
+    enabled: ended === null,
   });
   useEffect(() => {
     if (talk.error) redirectIfLoggedOut(talk.error);
