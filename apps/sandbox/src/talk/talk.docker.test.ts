@@ -113,8 +113,10 @@ describe("the people's talk of a workspace, over the wire (SQLite)", () => {
     const first = await t.api.talk.send.mutate({ workspaceId, text: "news one" });
     const second = await t.api.talk.send.mutate({ workspaceId, text: "news two" });
     const newer = await editor.talk.list.query({ workspaceId, after: last });
-    expect(said(newer.lines)).toEqual(["Owner message: news one", "Owner message: news two"]);
-    expect(newer.lines.map((l) => l.mine)).toEqual([false, false]);
+    expect(newer.lines.map((l) => [l.kind, l.text, l.mine])).toEqual([
+      ["message", "news one", false],
+      ["message", "news two", false],
+    ]);
     expect((await editor.talk.list.query({ workspaceId, after: first.id })).lines.map((l) => l.id)).toEqual([
       second.id,
     ]);
