@@ -1,16 +1,11 @@
 import type { TRPCClient } from "@trpc/client";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
-import { launchBrowser, logIn, waitForTerminal } from "./support/browser";
-import {
-  type ModelServer,
-  type RecordedRequest,
-  type ScriptedTurn,
-  startModelServer,
-} from "./support/model-server";
-import { type Stack, startStack } from "./support/stack";
+import { useAgentWorkspace } from "./support/agent-workspace";
+import { waitForTerminal } from "./support/browser";
+import type { ModelServer, RecordedRequest, ScriptedTurn } from "./support/model-server";
+import { peopleOn } from "./support/people";
 
 const FILE = "together.txt";
 const START = "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\n";
@@ -42,54 +37,19 @@ function lastToolCalled(request: RecordedRequest): string | undefined {
  * reads the file and edits line 3 and the owner's shell rewrites line 4 with `sed -i`.
  */
 describe("people typing, the agent editing and a shell rewriting one file at once, in Chromium", () => {
-  let stack: Stack;
-  let browser: Browser;
+  /** How the scripted model answers; each test sets it. */
+  let agent: (request: RecordedRequest) => ScriptedTurn = () => ({ text: "Nothing to do." });
+  const made = useAgentWorkspace("beside", { fallback: (request) => agent(request) });
+  const { ownerIde, join } = peopleOn(made);
   let model: ModelServer;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
-  /** How the scripted model answers; each test sets it. */
-  let agent: (request: RecordedRequest) => ScriptedTurn = () => ({ text: "Nothing to do." });
 
-  beforeAll(async () => {
-    model = await startModelServer({ fallback: (request) => agent(request) });
-    [stack, browser] = await Promise.all([
-      startStack({
-        agentEnv: { CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL, CODER_MODELS: "scripted" },
-      }),
-      launchBrowser(),
-    ]);
-    api = trpcClient(stack.url, await login(stack.url, stack.token));
-    workspaceId = (await api.workspace.create.mutate({ name: "beside" })).id;
-    await waitForStatus(api, workspaceId, "running");
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await model?.close();
+  beforeAll(() => {
+    ({ model, api, workspaceId } = made());
   });
 
   const disk = async () => (await api.files.read.query({ workspaceId, path: FILE })).content;
-
-  async function ownerIde(): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    await logIn(page, stack.url, stack.token);
-    await page.goto(`${stack.url}/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 60_000 });
-    return page;
-  }
-
-  /** A guest joins through a fresh share link in their own browser and lands in the IDE. */
-  async function join(role: "viewer" | "editor", name: string): Promise<Page> {
-    const { url } = await api.share.create.mutate({ workspaceId, role });
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(url);
-    await page.getByTestId("join-name").fill(name);
-    await page.getByTestId("join-submit").click();
-    await page.waitForURL((u) => u.pathname === `/w/${workspaceId}`, { timeout: 60_000 });
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 60_000 });
-    return page;
-  }
 
   /** The shown file's text as CodeMirror draws it, without other people's carets and their names. */
   const editorText = (page: Page) =>
@@ -165,7 +125,10 @@ describe("people typing, the agent editing and a shell rewriting one file at onc
     // The owner's second window (another browser: a second tab of the same one waits behind the
     // first tab's event streams over HTTP/1.1): the chat and the terminal, while the first one types.
     const ownersShell = await ownerIde();
-    const [editor, viewer] = await Promise.all([join("editor", "Eddie"), join("viewer", "Vera")]);
+    const [{ page: editor }, { page: viewer }] = await Promise.all([
+      join("editor", "Eddie"),
+      join("viewer", "Vera"),
+    ]);
     await Promise.all([owner, editor, viewer].map(openLive));
     const shell = ownersShell.locator(`${SHOWN_TERMINAL}[data-state="open"]`);
     await shell.waitFor({ timeout: 30_000 });

@@ -1,51 +1,26 @@
 import type { TRPCClient } from "@trpc/client";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
 import { useAgentWorkspace } from "./support/agent-workspace";
-import { logIn } from "./support/browser";
 import type { ModelServer } from "./support/model-server";
-import type { Stack } from "./support/stack";
+import { peopleOn } from "./support/people";
 
 describe("the agent in company, in two browsers", () => {
   const made = useAgentWorkspace("company");
-  let stack: Stack;
-  let browser: Browser;
+  const { ownerIde, join } = peopleOn(made);
   let model: ModelServer;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
-  const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    ({ stack, browser, model, api, workspaceId } = made());
+  beforeAll(() => {
+    ({ model, api, workspaceId } = made());
   });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-  });
-
-  /** A page of its own browser context (its own cookies) on the workspace's IDE, chat loaded. */
-  async function ide(signIn: (page: Page) => Promise<void>): Promise<Page> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    await signIn(page);
-    await page.goto(`${stack.url}/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return page;
-  }
 
   it("the owner sees the guest's prompt under her name, the approval live, and who approved it", async () => {
     // One session both open (the chat shows the newest).
     await api.session.create.mutate({ workspaceId });
-    const link = await api.share.create.mutate({ workspaceId, role: "editor" });
-    const owner = await ide((page) => logIn(page, stack.url, stack.token));
-    const ada = await ide(async (page) => {
-      await page.goto(link.url);
-      await page.getByTestId("join-name").fill("Ada");
-      await page.getByTestId("join-submit").click();
-      await page.waitForURL((u) => u.pathname === `/w/${workspaceId}`);
-    });
+    const owner = await ownerIde();
+    const { page: ada } = await join("editor", "Ada");
 
     model.push({ toolCalls: [{ name: "bash", args: { command: "echo together" } }] }, { text: "Done." });
     await ada.getByTestId("chat-input").fill("say together");

@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { TRPCClient } from "@trpc/client";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
 import { useAgentWorkspace } from "./support/agent-workspace";
-import { logIn, waitForTerminal } from "./support/browser";
+import { waitForTerminal } from "./support/browser";
 import type { ModelServer } from "./support/model-server";
+import { peopleOn } from "./support/people";
 import type { Stack } from "./support/stack";
 
 /** The terminal of the tab shown (the others are mounted, hidden). */
@@ -18,35 +19,15 @@ const SHOWN_TERMINAL = "[data-testid=terminal]:not([hidden])";
  */
 describe("guests in company, in Chromium", () => {
   const made = useAgentWorkspace("company");
+  const { ownerIde, join } = peopleOn(made);
   let stack: Stack;
-  let browser: Browser;
   let model: ModelServer;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
 
   beforeAll(() => {
-    ({ stack, browser, model, api, workspaceId } = made());
+    ({ stack, model, api, workspaceId } = made());
   });
-
-  async function ownerIde(): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    await logIn(page, stack.url, stack.token);
-    await page.goto(`${stack.url}/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return page;
-  }
-
-  /** A guest joins through a fresh link in their own browser and lands in the IDE. */
-  async function join(role: "viewer" | "editor", name: string): Promise<Page> {
-    const { url } = await api.share.create.mutate({ workspaceId, role });
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(url);
-    await page.getByTestId("join-name").fill(name);
-    await page.getByTestId("join-submit").click();
-    await page.waitForURL((u) => u.pathname === `/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return page;
-  }
 
   /** Resolves once `condition` holds, polling every 20 ms; fails at `deadlineMs` after `since`. */
   async function within(since: number, deadlineMs: number, what: string, condition: () => Promise<boolean>) {
@@ -59,7 +40,10 @@ describe("guests in company, in Chromium", () => {
 
   it("a viewer's and an editor's chat panels show the conversation the owner starts within a second, and who prompted the running turn", async () => {
     const owner = await ownerIde();
-    const guests = { viewer: await join("viewer", "Vera"), editor: await join("editor", "Eddie") };
+    const guests = {
+      viewer: (await join("viewer", "Vera")).page,
+      editor: (await join("editor", "Eddie")).page,
+    };
     for (const page of Object.values(guests)) await page.getByText("No conversation yet.").waitFor();
 
     // The turn waits for an approval of its shell command, so it is still running when looked at.
@@ -101,7 +85,7 @@ describe("guests in company, in Chromium", () => {
 
   it("an editor's '+' after the owner opened a terminal opens one under a name nobody used, and the menu lists the owner's", async () => {
     // The editor joined before the owner opened the terminal, so they have no tab for it.
-    const editor = await join("editor", "Early");
+    const { page: editor } = await join("editor", "Early");
     await editor.locator(`${SHOWN_TERMINAL}[data-state="open"]`).waitFor({ timeout: 30_000 });
     const owner = await ownerIde();
     const ownerTabs = owner.getByTestId("terminal-tab");
@@ -151,7 +135,7 @@ describe("guests in company, in Chromium", () => {
   it("every control a viewer's page shows is one a viewer can use: the workspace list, the IDE and its palette", async () => {
     // A conversation exists (the first test's), so the agent's settings would show.
     expect((await api.session.list.query({ workspaceId })).length).toBeGreaterThan(0);
-    const viewer = await join("viewer", "Valerie");
+    const { page: viewer } = await join("viewer", "Valerie");
 
     /** The visible buttons, fields and pickers of the page, by test id and text. */
     const controls = (page: Page) =>

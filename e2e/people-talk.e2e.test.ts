@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
-import { logIn } from "./support/browser";
+import { peopleOn } from "./support/people";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 /** The talk of one person's page, once its first lines arrived. */
@@ -18,32 +18,16 @@ describe("the people's talk, in Chromium", () => {
   const sb = useStackAndBrowser();
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
+  const { ownerIde, join } = peopleOn(
+    () => ({ stack: sb.stack, browser: sb.browser, api, workspaceId }),
+    READY_TALK,
+  );
 
   beforeAll(async () => {
     api = trpcClient(sb.stack.url, await login(sb.stack.url, sb.stack.token));
     workspaceId = (await api.workspace.create.mutate({ name: "talking" })).id;
     await waitForStatus(api, workspaceId, "running");
   });
-
-  async function ownerIde(): Promise<Page> {
-    const page = await (await sb.browser.newContext()).newPage();
-    await logIn(page, sb.stack.url, sb.stack.token);
-    await page.goto(`${sb.stack.url}/w/${workspaceId}`);
-    await page.locator(READY_TALK).waitFor({ timeout: 30_000 });
-    return page;
-  }
-
-  /** A guest joins through a fresh link in their own browser and lands in the IDE. */
-  async function join(role: "viewer" | "editor", name: string): Promise<{ page: Page; shareId: string }> {
-    const { url, id } = await api.share.create.mutate({ workspaceId, role });
-    const page = await (await sb.browser.newContext()).newPage();
-    await page.goto(url);
-    await page.getByTestId("join-name").fill(name);
-    await page.getByTestId("join-submit").click();
-    await page.waitForURL((u) => u.pathname === `/w/${workspaceId}`);
-    await page.locator(READY_TALK).waitFor({ timeout: 30_000 });
-    return { page, shareId: id };
-  }
 
   const line = (page: Page, kind: string, text: string) =>
     page.locator(`[data-testid=talk-line][data-kind=${kind}]`, { hasText: text });
@@ -53,6 +37,9 @@ describe("the people's talk, in Chromium", () => {
     const editor = await join("editor", "Eddie");
     const viewer = await join("viewer", "Vera");
     await line(owner, "joined", "Vera").waitFor({ timeout: 15_000 });
+    // Having lines, the page asks again only for those after its last one.
+    const look = await owner.waitForRequest((r) => r.url().includes("talk.list"), { timeout: 10_000 });
+    expect(decodeURIComponent(look.url())).toMatch(/"after":\d+/);
 
     // Only the owner has the switch; the guests see no control their role cannot use.
     expect(await editor.page.getByTestId("talk-viewers-may-write").count()).toBe(0);

@@ -1,51 +1,24 @@
 import type { TRPCClient } from "@trpc/client";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
 import { useAgentWorkspace } from "./support/agent-workspace";
-import { logIn } from "./support/browser";
 import type { ModelServer } from "./support/model-server";
-import type { Stack } from "./support/stack";
+import { peopleOn } from "./support/people";
 
 const NOTES = "notes.txt";
 
 /** Owner and an editor guest, each in their own Chromium context, with the agent on the scripted model. */
 describe("presence in company, in Chromium", () => {
   const made = useAgentWorkspace("presence");
-  let stack: Stack;
-  let browser: Browser;
+  const { ownerIde, join } = peopleOn(made);
   let model: ModelServer;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    ({ stack, browser, model, api, workspaceId } = made());
+    ({ model, api, workspaceId } = made());
   });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-  });
-
-  async function ide(signIn: (page: Page) => Promise<void>): Promise<Page> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    await signIn(page);
-    await page.goto(`${stack.url}/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return page;
-  }
-  const owner = () => ide((page) => logIn(page, stack.url, stack.token));
-  async function editor(name: string): Promise<Page> {
-    const link = await api.share.create.mutate({ workspaceId, role: "editor" });
-    return ide(async (page) => {
-      await page.goto(link.url);
-      await page.getByTestId("join-name").fill(name);
-      await page.getByTestId("join-submit").click();
-      await page.waitForURL((u) => u.pathname === `/w/${workspaceId}`);
-    });
-  }
 
   const tab = (page: Page, path: string) => page.locator(`[data-testid=editor-tab][data-path="${path}"]`);
   async function openLive(page: Page, path: string): Promise<void> {
@@ -70,7 +43,7 @@ describe("presence in company, in Chromium", () => {
   it("shows the agent for the person who prompted it, at the file it reads or changes, until its turn ends", async () => {
     await api.files.write.mutate({ workspaceId, path: NOTES, content: "alpha\nbeta\ngamma\n" });
     await api.session.create.mutate({ workspaceId });
-    const [own, ada] = [await owner(), await editor("Ada")];
+    const [own, { page: ada }] = [await ownerIde(), await join("editor", "Ada")];
     await Promise.all([openLive(own, NOTES), openLive(ada, NOTES)]);
     // The agent reads the notes, edits their second line, then answers slowly: seconds still at work.
     model.push(
@@ -100,7 +73,7 @@ describe("presence in company, in Chromium", () => {
     const long = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n");
     await api.files.write.mutate({ workspaceId, path: "long.txt", content: `${long}\n` });
     await api.files.write.mutate({ workspaceId, path: "short.txt", content: "short file\n" });
-    const [own, ed] = [await owner(), await editor("Ed")];
+    const [own, { page: ed }] = [await ownerIde(), await join("editor", "Ed")];
     await openLive(own, "long.txt");
     // The owner's cursor goes to the end of the long file.
     await own.getByTestId("editor").locator(".cm-line").first().click();

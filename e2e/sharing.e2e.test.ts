@@ -3,8 +3,9 @@ import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
 import { useAgentWorkspace } from "./support/agent-workspace";
-import { logIn, terminalText, waitForTerminal } from "./support/browser";
+import { terminalText, waitForTerminal } from "./support/browser";
 import type { ModelServer } from "./support/model-server";
+import { peopleOn } from "./support/people";
 import type { Stack } from "./support/stack";
 
 /** The terminal of the tab shown (the others are mounted, hidden). */
@@ -17,6 +18,7 @@ const SHOWN_TERMINAL = "[data-testid=terminal]:not([hidden])";
  */
 describe("sharing a workspace by link, in Chromium", () => {
   const made = useAgentWorkspace("pair");
+  const { ownerIde, joinByLink } = peopleOn(made);
   let stack: Stack;
   let browser: Browser;
   let model: ModelServer;
@@ -27,15 +29,6 @@ describe("sharing a workspace by link, in Chromium", () => {
     ({ stack, browser, model, api, workspaceId } = made());
     await api.files.write.mutate({ workspaceId, path: "notes.txt", content: "first line\n" });
   });
-
-  /** The owner's IDE on the test workspace, in a browser context of its own. */
-  async function ownerIde(): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    await logIn(page, stack.url, stack.token);
-    await page.goto(`${stack.url}/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return page;
-  }
 
   /** Makes a link in the owner's Share dialog and returns its URL. */
   async function share(owner: Page, role: "viewer" | "editor"): Promise<string> {
@@ -50,17 +43,12 @@ describe("sharing a workspace by link, in Chromium", () => {
     return value;
   }
 
-  /** A new person opens the link in their own browser, gives a name and lands in the IDE. */
-  async function join(url: string, name: string, role: "viewer" | "editor"): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(url);
-    await expect.poll(() => page.getByTestId("join-title").innerText()).toBe(`Join pair as ${role}`);
-    await page.getByTestId("join-name").fill(name);
-    await page.getByTestId("join-submit").click();
-    await page.waitForURL((u) => u.pathname === `/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return page;
-  }
+  /** A new person opens the link, sees what they are asked to join, gives a name and lands in the IDE. */
+  const join = (url: string, name: string, role: "viewer" | "editor") =>
+    joinByLink(url, name, {
+      onJoinPage: (page) =>
+        expect.poll(() => page.getByTestId("join-title").innerText()).toBe(`Join pair as ${role}`),
+    });
 
   const presence = (page: Page) => page.getByTestId("presence").innerText();
   const editorText = (page: Page) => page.getByTestId("editor").locator(".cm-content").innerText();

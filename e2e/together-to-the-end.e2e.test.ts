@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { TRPCClient } from "@trpc/client";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { containerName } from "../apps/sandbox/src/docker/container-spec";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
 import { useAgentWorkspace } from "./support/agent-workspace";
-import { logIn, waitForTerminal } from "./support/browser";
+import { waitForTerminal } from "./support/browser";
+import { peopleOn } from "./support/people";
 import type { Stack } from "./support/stack";
 
 const run = promisify(execFile);
@@ -22,40 +23,14 @@ const SHOWN_TERMINAL = "[data-testid=terminal]:not([hidden])";
  */
 describe("together to the end, in Chromium", () => {
   const made = useAgentWorkspace("together");
+  const { ownerIde, join } = peopleOn(made);
   let stack: Stack;
-  let browser: Browser;
   let api: TRPCClient<AppRouter>;
   let workspaceId: string;
 
   beforeAll(() => {
-    ({ stack, browser, api, workspaceId } = made());
+    ({ stack, api, workspaceId } = made());
   });
-
-  async function ownerIde(viewport: { width: number; height: number }): Promise<Page> {
-    const page = await (await browser.newContext({ viewport })).newPage();
-    await logIn(page, stack.url, stack.token);
-    await page.goto(`${stack.url}/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return page;
-  }
-
-  /** A guest joins through a fresh link in their own browser and lands in the IDE. */
-  async function join(
-    role: "viewer" | "editor",
-    name: string,
-    options: BrowserContextOptions,
-    beforeJoining?: (page: Page) => Promise<void>,
-  ): Promise<{ page: Page; shareId: string }> {
-    const { url, id } = await api.share.create.mutate({ workspaceId, role });
-    const page = await (await browser.newContext(options)).newPage();
-    await beforeJoining?.(page);
-    await page.goto(url);
-    await page.getByTestId("join-name").fill(name);
-    await page.getByTestId("join-submit").click();
-    await page.waitForURL((u) => u.pathname === `/w/${workspaceId}`);
-    await page.locator('[data-testid=chat-panel][data-ready="true"]').waitFor({ timeout: 30_000 });
-    return { page, shareId: id };
-  }
 
   /** The size tmux gives the shared window of terminal `name`, read inside the workspace. */
   async function tmuxSize(name: string): Promise<string> {
@@ -81,14 +56,16 @@ describe("together to the end, in Chromium", () => {
   }
 
   it("a shared terminal keeps the size of the smallest window of those who type, whoever types; a viewer's never shrinks it, and the owner sees who is attached", async () => {
-    const owner = await ownerIde({ width: 1400, height: 900 });
+    const owner = await ownerIde({ viewport: { width: 1400, height: 900 } });
     const shown = owner.locator(`${SHOWN_TERMINAL}[data-state="open"]`);
     await shown.waitFor({ timeout: 30_000 });
     const name = (await shown.getAttribute("data-name")) ?? "";
     await waitForTerminal(owner, /\$\s*$/m);
     const ownerSize = await panelSize(owner, name);
 
-    const { page: editor } = await join("editor", "Bea", { viewport: { width: 760, height: 560 } });
+    const { page: editor } = await join("editor", "Bea", {
+      context: { viewport: { width: 760, height: 560 } },
+    });
     const editorSize = await panelSize(editor, name);
     const [ownerCols, ownerRows] = ownerSize.split("x").map(Number);
     const [editorCols, editorRows] = editorSize.split("x").map(Number);
@@ -116,7 +93,9 @@ describe("together to the end, in Chromium", () => {
     await expect.poll(() => attachedNames(owner), { timeout: 10_000 }).toEqual(["Bea", "Owner"]);
 
     // A viewer with an even smaller window watches: the window does not shrink for them.
-    const { page: viewer } = await join("viewer", "Vic", { viewport: { width: 560, height: 420 } });
+    const { page: viewer } = await join("viewer", "Vic", {
+      context: { viewport: { width: 560, height: 420 } },
+    });
     const viewerSize = await panelSize(viewer, name);
     const [viewerCols] = viewerSize.split("x").map(Number);
     expect(viewerCols).toBeLessThan(editorCols ?? 0);
@@ -137,18 +116,16 @@ describe("together to the end, in Chromium", () => {
     await api.files.write.mutate({ workspaceId, path: "notes.txt", content: "first line\n" });
     // The editor's live-editing sockets pass through here, so the test can cut them off.
     let cutOff = false;
-    const { page: editor, shareId } = await join(
-      "editor",
-      "Rhea",
-      { permissions: ["clipboard-read", "clipboard-write"] },
-      (page) =>
+    const { page: editor, shareId } = await join("editor", "Rhea", {
+      context: { permissions: ["clipboard-read", "clipboard-write"] },
+      onJoinPage: (page) =>
         page.routeWebSocket(/\/collab\//, (socket) => {
           const server = socket.connectToServer();
           socket.onMessage((message) => {
             if (!cutOff) server.send(message);
           });
         }),
-    );
+    });
     await editor.locator('[data-testid=tree-item][data-path="notes.txt"]').click();
     const content = editor.getByTestId("editor").locator(".cm-content");
     const editorText = () => content.innerText();

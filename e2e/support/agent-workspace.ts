@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from "vitest";
 import { login, trpcClient, waitForStatus } from "../../apps/sandbox/src/testing/harness";
 import type { AppRouter } from "../../apps/sandbox/src/trpc/router";
 import { launchBrowser } from "./browser";
-import { type ModelServer, startModelServer } from "./model-server";
+import { type ModelServer, type ModelServerOptions, startModelServer } from "./model-server";
 import { type Stack, startStack } from "./stack";
 
 export interface AgentWorkspace {
@@ -25,15 +25,16 @@ export interface AgentWorkspace {
  * For the tests of one `describe`: the whole product with the agent on the scripted model (shell
  * commands ask first, so approvals can be seen), a Chromium, and one running workspace named
  * `name`. Made before the tests, removed after them; read it inside a hook or a test.
+ * `modelOptions` say how the model answers beyond what a test pushes.
  */
-export function useAgentWorkspace(name: string): () => AgentWorkspace {
+export function useAgentWorkspace(name: string, modelOptions?: ModelServerOptions): () => AgentWorkspace {
   let made: AgentWorkspace | undefined;
   let configDir: string | undefined;
   let model: ModelServer | undefined;
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    model = await startModelServer();
+    model = await startModelServer(modelOptions);
     configDir = mkdtempSync(path.join(tmpdir(), "coder-e2e-agent-"));
     const configFile = path.join(configDir, "agent.json");
     writeFileSync(configFile, JSON.stringify({ permissions: { "*": { bash: "ask" } } }));

@@ -20,6 +20,11 @@ export const talkText = z
 
 export const talkSendInput = z.object({ text: talkText });
 
+export const talkListInput = z.object({
+  /** The last line id the page has: only later lines come (none: all kept lines). */
+  after: z.number().int().nonnegative().optional(),
+});
+
 export const talkWatchInput = z.object({
   /** The last message id the page has (tRPC's reconnect sends it): only later ones follow. */
   lastEventId: z.string().regex(/^\d+$/, "lastEventId is a message id").nullish(),

@@ -61,9 +61,14 @@ export class TalkService {
     return shown(line, speaker);
   }
 
-  /** The kept lines and who may write, as the caller sees them. */
-  async list(workspaceId: string, principal: Principal, role: Role): Promise<TalkUpdate> {
-    return (await this.read(workspaceId, speakerOf(principal, role), null)).update;
+  /** The lines after `afterId` (null: all kept ones) and who may write, as the caller sees them. */
+  async list(
+    workspaceId: string,
+    principal: Principal,
+    role: Role,
+    afterId: number | null,
+  ): Promise<TalkUpdate> {
+    return (await this.read(workspaceId, speakerOf(principal, role), afterId)).update;
   }
 
   /**

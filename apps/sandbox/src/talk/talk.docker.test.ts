@@ -101,6 +101,31 @@ describe("the people's talk of a workspace, over the wire (SQLite)", () => {
     expect(said(listed.lines)).toContain("Vera (guest) message: <img src=x onerror=alert(1)> hi");
   });
 
+  it("gives a page that asks again with its last line's id only the newer lines, and the whole talk to one asking first", async () => {
+    const editor = trpcClient(t.url, cookies.editor);
+    const whole = await editor.talk.list.query({ workspaceId });
+    const last = whole.lines.at(-1)?.id ?? 0;
+    expect(await editor.talk.list.query({ workspaceId, after: last })).toEqual({
+      lines: [],
+      viewersMayWrite: true,
+      youMayWrite: true,
+    });
+    const first = await t.api.talk.send.mutate({ workspaceId, text: "news one" });
+    const second = await t.api.talk.send.mutate({ workspaceId, text: "news two" });
+    const newer = await editor.talk.list.query({ workspaceId, after: last });
+    expect(newer.lines.map((l) => [l.kind, l.text, l.mine])).toEqual([
+      ["message", "news one", false],
+      ["message", "news two", false],
+    ]);
+    expect((await editor.talk.list.query({ workspaceId, after: first.id })).lines.map((l) => l.id)).toEqual([
+      second.id,
+    ]);
+    // Without `after` the talk comes whole, as on a page's first look.
+    const again = await editor.talk.list.query({ workspaceId });
+    expect(again.lines).toEqual([...whole.lines, ...newer.lines]);
+    await expect(editor.talk.list.query({ workspaceId, after: -1 })).rejects.toThrow(/too small|>=0/);
+  });
+
   it(`refuses a message longer than ${TALK_MAX_CHARS} characters and one of blanks only`, async () => {
     const editor = trpcClient(t.url, cookies.editor);
     await expect(

@@ -1,4 +1,4 @@
-import { talkSendInput, talkSettingInput, talkWatchInput } from "@coder/protocol";
+import { talkListInput, talkSendInput, talkSettingInput, talkWatchInput } from "@coder/protocol";
 import { tracked } from "@trpc/server";
 import type { Principal, Role } from "../../auth/principal";
 import type { TalkService } from "../../talk/talk-service";
@@ -28,11 +28,16 @@ async function* followTalk(
  * editors write, viewers too unless the owner turned that off. Authors are the callers' logins.
  */
 export const talkRouter = router({
-  /** The kept lines (the latest 500, oldest first) and who may write. */
-  list: workspaceProcedure("viewer").query(async ({ ctx }) => {
-    await ctx.workspaces.get(ctx.workspaceId);
-    return ctx.talk.list(ctx.workspaceId, ctx.principal, ctx.role);
-  }),
+  /**
+   * Who may write, and the lines after `after` (a page asking again sends its last line's id), or
+   * without it the kept ones (the latest 500); oldest first.
+   */
+  list: workspaceProcedure("viewer")
+    .input(talkListInput)
+    .query(async ({ ctx, input }) => {
+      await ctx.workspaces.get(ctx.workspaceId);
+      return ctx.talk.list(ctx.workspaceId, ctx.principal, ctx.role, input.after ?? null);
+    }),
   /**
    * The lines after `lastEventId` (none: the kept ones), then each new batch and each change of the
    * setting, live; ids are tracked, so a reconnect continues where it stopped.

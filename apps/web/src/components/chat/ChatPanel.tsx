@@ -47,7 +47,7 @@ export function ChatPanel({ workspaceId }: { workspaceId: string }) {
 
   return (
     <section
-      className={styles.panel}
+      className="side-panel"
       data-testid="chat-panel"
       data-ready={loaded}
       data-draft={drafting}

@@ -178,7 +178,7 @@ export function FileTree({ workspaceId, activePath, onOpenFile, onMoved, onDelet
         // A viewer's tree is no drop target: the browser does not even offer to drop there.
         {...(canEdit ? drop.handlers : {})}
       >
-        <header className={styles.header}>
+        <header className={`panel-header ${styles.header}`}>
           <span className={styles.heading}>Files</span>
           {canEdit && (
             <>

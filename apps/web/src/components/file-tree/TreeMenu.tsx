@@ -47,7 +47,7 @@ export function TreeMenu({
     <button
       type="button"
       role="menuitem"
-      className={styles.menuItem}
+      className="popup-menu-item"
       data-testid={testId}
       onClick={() => {
         onClose();
@@ -61,7 +61,7 @@ export function TreeMenu({
   return (
     <div
       ref={menuRef}
-      className={styles.menu}
+      className={`popup-menu ${styles.menu}`}
       style={{ left: x, top: y }}
       role="menu"
       data-testid="tree-menu"

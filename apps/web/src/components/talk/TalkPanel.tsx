@@ -51,12 +51,12 @@ export function TalkPanel({ workspaceId }: { workspaceId: string }) {
 
   return (
     <section
-      className={styles.panel}
+      className="side-panel"
       data-testid="talk-panel"
       data-ready={talk.lines !== undefined}
       aria-label="People"
     >
-      <header className={styles.header}>
+      <header className={`panel-header ${styles.header}`}>
         <span className={styles.title}>People</span>
         {role === "owner" && (
           <label className={styles.setting}>

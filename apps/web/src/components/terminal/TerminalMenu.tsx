@@ -49,7 +49,7 @@ export function TerminalMenu({
         ▾
       </button>
       {expanded && (
-        <div className={styles.menu} role="menu" data-testid="terminal-menu-list">
+        <div className={`popup-menu ${styles.menu}`} role="menu" data-testid="terminal-menu-list">
           {open === undefined && <span className={styles.menuNote}>Looking for terminals…</span>}
           {open?.length === 0 && <span className={styles.menuNote}>No terminal is open.</span>}
           {open?.map((name) => (
@@ -57,7 +57,7 @@ export function TerminalMenu({
               key={name}
               type="button"
               role="menuitem"
-              className={styles.menuItem}
+              className={`popup-menu-item ${styles.menuItem}`}
               data-testid="terminal-menu-item"
               data-name={name}
               data-shown={shown.includes(name) || undefined}
