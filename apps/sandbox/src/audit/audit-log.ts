@@ -14,7 +14,7 @@ export interface AuditEvent {
   workspaceId: string | null;
   address: string | null;
   userAgent: string | null;
-  detail: unknown;
+  detail: Record<string, unknown> | null;
 }
 
 export interface AuditFilters {
@@ -41,7 +41,7 @@ function eventOf(row: Selectable<AuditEventTable>): AuditEvent {
     workspaceId: row.workspace_id,
     address: row.address,
     userAgent: row.user_agent,
-    detail: row.detail === null ? null : JSON.parse(row.detail),
+    detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
   };
 }
 

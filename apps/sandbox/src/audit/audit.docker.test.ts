@@ -145,7 +145,7 @@ describe("the audit trail records who did what", () => {
     const upload = await fetch(`${t.url}/api/uploads?name=files.tar.gz`, {
       method: "POST",
       headers: { cookie: t.cookie, origin: t.url, "content-type": "application/gzip" },
-      body: tarGz([{ name: "hello.txt", content: "hi" }]),
+      body: new Uint8Array(tarGz([{ name: "hello.txt", content: "hi" }])),
     });
     const { uploadId } = (await upload.json()) as { uploadId: string };
     const { id } = await t.api.workspace.create.mutate({
