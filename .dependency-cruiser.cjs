@@ -18,7 +18,7 @@ const FLOORS = [
   ["channels", ["lsp/", "terminal/"]],
   ["workspace access", ["imports/", "daemon/", "create-driver\\.ts$"]],
   ["the Docker driver", ["docker/"]],
-  ["people", ["sockets/", "auth/", "cluster/"]],
+  ["people", ["sockets/", "auth/", "cluster/", "audit/"]],
   ["storage and configuration", ["db/", "config\\.ts$"]],
   ["ground", ["errors/", "container-streams/", "driver/", "net/", "events/"]],
 ].map(([name, paths]) => [name, paths.map((p) => `${SANDBOX}${p}`)]);

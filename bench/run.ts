@@ -22,8 +22,11 @@ const modules = [
   "apps/sandbox/bench/import.bench.ts",
   "apps/sandbox/bench/collab.bench.ts",
   "apps/sandbox/bench/collab-agent.bench.ts",
+  "apps/sandbox/bench/audit.bench.ts",
 ];
-const only = process.argv.slice(2);
+/** Suites run together under one name (`npm run bench -- accounts`). */
+const GROUPS: Record<string, string[]> = { accounts: ["audit.bench"] };
+const only = process.argv.slice(2).flatMap((name) => [name, ...(GROUPS[name] ?? [])]);
 
 type SuiteResult = BenchResult & { suite: string; at: string };
 const results: SuiteResult[] = [];

@@ -66,6 +66,8 @@ const envSchema = z.object({
   /** A workspace nothing has used for this long is stopped (workspaces/idle-stopper.ts); 0: never. */
   CODER_IDLE_STOP_SECONDS: z.coerce.number().int().min(0).default(1800),
   CODER_SECURE_COOKIES: bool.default(false),
+  /** How long the audit trail keeps an entry (audit/retention-purge.ts), in days. */
+  CODER_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   /** The most a git import or an upload may bring in (the archive, and what it unpacks to), in MB. */
   CODER_IMPORT_MAX_MB: z.coerce.number().int().min(1).default(1024),
   /** How long one import (clone or unpack) may take, in seconds. */
@@ -146,6 +148,8 @@ export type Config = {
   /** Seconds without use after which a workspace is stopped; 0: never. */
   idleStopSeconds: number;
   secureCookies: boolean;
+  /** Days an audit entry is kept. */
+  auditRetentionDays: number;
   egressAllow: readonly EgressAllowEntry[];
   /** Bounds of one import: what it may bring in, and how long it may take. */
   imports: { maxBytes: number; timeoutMs: number };
@@ -197,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     warmPool: e.CODER_WARM_POOL,
     idleStopSeconds: e.CODER_IDLE_STOP_SECONDS,
     secureCookies: e.CODER_SECURE_COOKIES,
+    auditRetentionDays: e.CODER_AUDIT_RETENTION_DAYS,
     egressAllow: e.CODER_EGRESS_ALLOW,
     imports: { maxBytes: e.CODER_IMPORT_MAX_MB * 1024 * 1024, timeoutMs: e.CODER_IMPORT_TIMEOUT_S * 1000 },
     lspServers: e.CODER_LSP_SERVERS,

@@ -4,6 +4,8 @@ import path from "node:path";
 import { AgentService } from "./agent/agent-service";
 import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
+import { AuditLog } from "./audit/audit-log";
+import { RetentionPurge } from "./audit/retention-purge";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
 import { joinCluster } from "./cluster/join-cluster";
@@ -34,6 +36,8 @@ export interface RunningService {
   /** This process among the instances on the database (it owns the turns it runs). */
   instanceId: string;
   collab: CollabService;
+  /** The audit trail. */
+  audit: AuditLog;
   close(): Promise<void>;
 }
 
@@ -52,6 +56,8 @@ export async function startService(
   const db = await openDatabase(config, log);
   const cluster = await joinCluster(config, db, log);
   const auth = new AuthService(db);
+  const audit = new AuditLog(db, log);
+  const retention = new RetentionPurge(audit, config.auditRetentionDays, log);
   const adminToken = await auth.ensureAdminToken();
   await auth.purgeExpired();
   const driver = createDriver(config);
@@ -95,6 +101,7 @@ export async function startService(
     workspaceInfo: (id) => workspaces.get(id),
     log,
     presence,
+    audit: (entry) => audit.record(entry),
   });
   // Earlier versions kept the service tools' cut outputs here on the host (and never removed
   // them); they now go to the workspace's spill folder, so what is left here is only litter.
@@ -113,6 +120,7 @@ export async function startService(
     collab,
     presence,
     talk,
+    audit,
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
@@ -127,6 +135,7 @@ export async function startService(
   });
   const sweeper = new SessionSweeper(auth, log);
   sweeper.start();
+  retention.start();
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   const url = `http://${host}:${port}`;
@@ -140,8 +149,10 @@ export async function startService(
     agent,
     instanceId: cluster.instance.id,
     collab,
+    audit,
     async close() {
       await sweeper.stop();
+      await retention.stop();
       await idleStopper.stop();
       await agent.close();
       // Typing not yet on disk goes there while the daemons still answer.
@@ -153,6 +164,7 @@ export async function startService(
       talk.close();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();
+      await audit.settled();
       await cluster.leave();
       await db.destroy();
     },

@@ -12,6 +12,7 @@ import type {
   TurnRef,
   UpdateSessionInput,
 } from "@coder/protocol";
+import type { AuditActor, RecordAudit } from "../audit/audit-entry";
 import type { ServiceInstance } from "../cluster/service-instance";
 import type { Db } from "../db/database";
 import type { LiveBus } from "../events/live-bus";
@@ -54,6 +55,8 @@ export interface AgentServiceOptions {
   web?: { policy?: AddressPolicy; resolve?: DnsLookup };
   /** Where running turns show with the people on the workspace. */
   presence?: AgentPresence;
+  /** The audit trail, for the tool calls turns make on a person's behalf. */
+  audit?: RecordAudit;
 }
 
 const DEFAULT_TITLE = "New session";
@@ -106,6 +109,7 @@ export class AgentService {
       retryBaseMs: options.retryBaseMs ?? 2000,
       ...(options.web ? { web: options.web } : {}),
       ...(options.presence ? { presence: options.presence } : {}),
+      ...(options.audit ? { audit: options.audit } : {}),
       logLine: log,
     };
     this.turnChanges = new TurnChanges(
@@ -278,7 +282,11 @@ export class AgentService {
   }
 
   /** Commits the prompt (with who wrote it), starts the turn in the background and returns at once. */
-  async prompt(input: PromptInput, author?: Author): Promise<{ turnId: string; messageId: string }> {
+  async prompt(
+    input: PromptInput,
+    author?: Author,
+    promptedBy?: AuditActor,
+  ): Promise<{ turnId: string; messageId: string }> {
     let session = await this.store.get(input.sessionId);
     if (session.parentId) throw new AgentError("bad_request", "a sub-agent's session cannot be prompted");
     if (this.running.has(session.id)) {
@@ -333,7 +341,7 @@ export class AgentService {
         history: [...history, message],
         model,
         recorder,
-        root: { sessionId: session.id, recorder, grants, prompter },
+        root: { sessionId: session.id, recorder, grants, prompter, promptedBy: promptedBy ?? null },
         signal: controller.signal,
       })
         .catch((error: Error) => this.deps.logLine(`turn ${turn.id} failed: ${error.stack ?? error.message}`))

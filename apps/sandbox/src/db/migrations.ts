@@ -368,6 +368,36 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0015_audit": {
+    async up(db: Kysely<unknown>) {
+      // The audit trail (audit/audit-log.ts): append-only. `workspace_id` is no foreign key, so an
+      // entry outlives its workspace; the indexes serve the newest-first list and its filters.
+      await db.schema
+        .createTable("audit_events")
+        .addColumn("id", t.counter, t.counterKey)
+        .addColumn("at", t.timestamp, (c) => c.notNull())
+        .addColumn("actor_kind", "text", (c) => c.notNull())
+        .addColumn("actor_id", "text")
+        .addColumn("actor_name", "text", (c) => c.notNull())
+        .addColumn("on_behalf_of", "text")
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("target", "text")
+        .addColumn("workspace_id", "text")
+        .addColumn("address", "text")
+        .addColumn("user_agent", "text")
+        .addColumn("detail", t.json)
+        .execute();
+      for (const column of ["workspace_id", "actor_id", "action"]) {
+        await db.schema
+          .createIndex(`audit_events_${column}`)
+          .on("audit_events")
+          .columns([column, "id"])
+          .execute();
+      }
+      // The retention purge deletes by age.
+      await db.schema.createIndex("audit_events_at").on("audit_events").column("at").execute();
+    },
+  },
 });
 
 /** The id migration 0014 gives the admin an install already had (and a new install's first admin). */

@@ -254,6 +254,27 @@ export interface TalkLineTable {
   created_at: string;
 }
 
+/** One entry of the audit trail (migration 0015_audit; audit/audit-log.ts): never changed, purged by age. */
+export interface AuditEventTable {
+  id: Generated<number>;
+  at: string;
+  actor_kind: "user" | "guest" | "agent" | "system";
+  /** The user id, or a guest's share link id; null for the service itself or an unknown person. */
+  actor_id: string | null;
+  actor_name: string;
+  /** The user (or share link) the agent acted for. */
+  on_behalf_of: string | null;
+  action: string;
+  /** What the action was on (a share link id, a terminal name, a tool), or null. */
+  target: string | null;
+  /** Not a foreign key: the entry outlives the workspace. */
+  workspace_id: string | null;
+  address: string | null;
+  user_agent: string | null;
+  /** JSON of the redacted detail (audit/redact-detail.ts), or null. */
+  detail: string | null;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -278,4 +299,5 @@ export interface Database {
   talk_lines: TalkLineTable;
   users: UserTable;
   workspace_members: WorkspaceMemberTable;
+  audit_events: AuditEventTable;
 }

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
+import { ANONYMOUS, actorOf, clientOf } from "../audit/audit-entry";
+import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
 import { guestName } from "../auth/guest-name";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from "../auth/http-auth";
@@ -50,9 +52,36 @@ function startSession(
  * in the client's turn (`FailureBackoff`): a wrong secret is a guess, answered late, and too many
  * waiting guesses are refused with 429.
  */
-export function authRoutes(auth: AuthService, secureCookies: boolean, backoff: FailureBackoff): HttpRoute[] {
+export function authRoutes(
+  auth: AuthService,
+  secureCookies: boolean,
+  backoff: FailureBackoff,
+  audit: AuditLog,
+): HttpRoute[] {
   const inTurn = <T>(req: IncomingMessage, lookup: () => Promise<T | null>) =>
     backoff.run(req.socket.remoteAddress ?? "unknown", lookup, () => req.socket.destroyed);
+  /** Records who a new session signs in (looked up as every later request will). */
+  const signedIn = async (
+    req: IncomingMessage,
+    cookie: string,
+    action: "auth.signed_in" | "share.joined",
+    via: string,
+  ) => {
+    const who = await auth.session(cookie);
+    if (!who) return;
+    const workspaceId = who.kind === "guest" ? who.workspaceId : null;
+    const target = who.kind === "guest" ? who.shareId : null;
+    audit.record({
+      actor: actorOf(who),
+      action,
+      target,
+      workspaceId,
+      client: clientOf(req),
+      detail: { via },
+    });
+  };
+  const failed = (req: IncomingMessage, via: string) =>
+    audit.record({ actor: ANONYMOUS, action: "auth.sign_in_failed", client: clientOf(req), detail: { via } });
   return [
     {
       method: "POST",
@@ -72,7 +101,11 @@ export function authRoutes(auth: AuthService, secureCookies: boolean, backoff: F
       async handle({ req, res }) {
         const body = await jsonBody(req, joinBody);
         const session = await inTurn(req, () => auth.shares.join(body.secret, body.name));
-        if (!session) throw new HttpRefusal(403, SHARE_LINK_REFUSED);
+        if (!session) {
+          failed(req, "share link");
+          throw new HttpRefusal(403, SHARE_LINK_REFUSED);
+        }
+        await signedIn(req, session.cookie, "share.joined", "share link");
         startSession(res, 204, session, secureCookies);
       },
     },
@@ -83,23 +116,29 @@ export function authRoutes(auth: AuthService, secureCookies: boolean, backoff: F
       access: "anyone",
       async handle({ req, res }) {
         if (!(await auth.verifyAdminToken(await loginToken(req)))) {
+          failed(req, "admin token");
           // A small delay makes online guessing (already hopeless against 256 bits) slower still.
           await sleep(300);
           throw new HttpRefusal(401, "that token is not valid");
         }
-        startSession(res, 204, await auth.createSession(FIRST_ADMIN_ID), secureCookies);
+        const session = await auth.createSession(FIRST_ADMIN_ID);
+        await signedIn(req, session.cookie, "auth.signed_in", "admin token");
+        startSession(res, 204, session, secureCookies);
       },
     },
     {
       method: "GET",
       path: "/auth/ticket",
       access: "anyone",
-      async handle({ res, url }) {
+      async handle({ req, res, url }) {
         if (!(await auth.redeemLoginTicket(url.searchParams.get("t") ?? ""))) {
+          failed(req, "login link");
           res.writeHead(303, { location: "/login?expired=1" }).end();
           return;
         }
-        startSession(res, 303, await auth.createSession(FIRST_ADMIN_ID), secureCookies, { location: "/" });
+        const session = await auth.createSession(FIRST_ADMIN_ID);
+        await signedIn(req, session.cookie, "auth.signed_in", "login link");
+        startSession(res, 303, session, secureCookies, { location: "/" });
       },
     },
     {
@@ -108,7 +147,9 @@ export function authRoutes(auth: AuthService, secureCookies: boolean, backoff: F
       access: "anyone",
       async handle({ req, res }) {
         const cookie = readCookie(req, SESSION_COOKIE);
+        const who = await auth.session(cookie);
         if (cookie) await auth.endSession(cookie);
+        if (who) audit.record({ actor: actorOf(who), action: "auth.signed_out", client: clientOf(req) });
         res.writeHead(204, { "set-cookie": clearedSessionCookie() }).end();
       },
     },

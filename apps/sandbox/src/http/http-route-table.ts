@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
+import { auditRoutes } from "./audit-routes";
 import { authRoutes } from "./auth-routes";
 import type { FailureBackoff } from "./failure-backoff";
 import type { HttpRoute } from "./http-routes";
@@ -10,6 +12,7 @@ export const SERVICE_PATHS = ["/api/", "/auth/"] as const;
 
 export interface HttpRouteTableDeps extends ImportRouteDeps {
   auth: AuthService;
+  audit: AuditLog;
   secureCookies: boolean;
   /** Holds back wrong share-link guesses (failure-backoff.ts). */
   shareFailures: FailureBackoff;
@@ -33,7 +36,8 @@ export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
       access: "anyone",
       handle: ({ req, res }) => deps.trpc(req, res),
     },
-    ...authRoutes(deps.auth, deps.secureCookies, deps.shareFailures),
+    ...authRoutes(deps.auth, deps.secureCookies, deps.shareFailures, deps.audit),
     ...importRoutes(deps),
+    ...auditRoutes(deps),
   ];
 }

@@ -1,3 +1,5 @@
+import { actorOf, clientOf } from "../audit/audit-entry";
+import type { AuditLog } from "../audit/audit-log";
 import type { Principal } from "../auth/principal";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { streamArchive } from "../imports/export-archive";
@@ -9,6 +11,7 @@ import type { HttpRoute } from "./http-routes";
 export interface ImportRouteDeps {
   uploads: UploadStore;
   driver: WorkspaceDriver;
+  audit: AuditLog;
   log(line: string): void;
 }
 
@@ -58,9 +61,15 @@ export function importRoutes(deps: ImportRouteDeps): HttpRoute[] {
       access: "workspace",
       role: "editor",
       doing: "downloading",
-      async handle({ res, workspace }) {
+      async handle({ req, res, workspace, principal }) {
         if (workspace.status === "creating" || workspace.status === "missing")
           throw new HttpRefusal(409, `the workspace is ${workspace.status}`);
+        deps.audit.record({
+          actor: actorOf(principal),
+          action: "workspace.exported",
+          workspaceId: workspace.id,
+          client: clientOf(req),
+        });
         const filename = `${workspace.name.replace(/[^A-Za-z0-9._-]+/g, "-").slice(0, 64) || "workspace"}.tar.gz`;
         res.writeHead(200, {
           "content-type": "application/gzip",

@@ -3,6 +3,8 @@ import type { Duplex } from "node:stream";
 import { type LspServerConfig, MAX_CALLS_PER_BATCH } from "@coder/protocol";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AgentService } from "../agent/agent-service";
+import { clientOf } from "../audit/audit-entry";
+import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
 import type { CollabService } from "../collab/collab-service";
@@ -38,6 +40,8 @@ export interface ServerDeps {
   presence: PresenceBoard;
   /** The people's talk of each workspace. */
   talk: TalkService;
+  /** The audit trail (audit/audit-log.ts). */
+  audit: AuditLog;
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
@@ -123,6 +127,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         lspServers: deps.lspServers,
         log,
         calls,
+        audit: deps.audit,
+        client: clientOf(req),
       };
     },
     onError({ error, path }) {
@@ -134,6 +140,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const routes = new HttpRouter(
     httpRoutes({
       auth,
+      audit: deps.audit,
       secureCookies: deps.secureCookies,
       shareFailures: new FailureBackoff(),
       trpc,
@@ -177,11 +184,14 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   });
 
   const collab = deps.collab.route((workspaceId, who) => collabUser(presence, workspaceId, who));
-  const sockets = new SocketRouter(socketRoutes(driver, terminals, log, deps.lspServers, collab), {
-    principalOf: principal,
-    workspaces,
-    connections: auth.connections,
-  });
+  const sockets = new SocketRouter(
+    socketRoutes(driver, terminals, log, deps.lspServers, collab, deps.audit),
+    {
+      principalOf: principal,
+      workspaces,
+      connections: auth.connections,
+    },
+  );
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = parseRequestTarget(req.url);
     const upgrade = async () => {

@@ -56,9 +56,14 @@ describe("who may open a terminal, language server or collaboration socket", () 
     });
     const collab = t.service.collab.route(() => ({ name: "x", color: "#000000", colorLight: "#00000033" }));
     const terminals = new TerminalDirectory(driver);
-    const served = socketRoutes(driver, terminals, () => undefined, DEFAULT_LSP_SERVERS, collab).map(
-      (r) => r.prefix,
-    );
+    const served = socketRoutes(
+      driver,
+      terminals,
+      () => undefined,
+      DEFAULT_LSP_SERVERS,
+      collab,
+      t.service.audit,
+    ).map((r) => r.prefix);
     expect(served).toEqual(SOCKET_PATHS.map((p) => p.prefix));
   });
 

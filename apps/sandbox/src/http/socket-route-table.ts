@@ -1,4 +1,5 @@
 import type { LspServerConfig } from "@coder/protocol";
+import type { AuditLog } from "../audit/audit-log";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { lspRoute } from "../lsp/lsp-socket";
 import type { SocketRoute } from "../sockets/socket-route";
@@ -12,6 +13,11 @@ export function socketRoutes(
   log: (line: string) => void,
   lspServers: readonly LspServerConfig[],
   collab: SocketRoute,
+  audit: AuditLog,
 ): SocketRoute[] {
-  return [terminalRoute(driver, terminals, log), lspRoute(driver, log, lspServers), collab];
+  return [
+    terminalRoute(driver, terminals, log, audit.record.bind(audit)),
+    lspRoute(driver, log, lspServers),
+    collab,
+  ];
 }

@@ -5,6 +5,7 @@ import {
   terminalName,
 } from "@coder/protocol";
 import type { WebSocket } from "ws";
+import { actorOf, type RecordAudit } from "../audit/audit-entry";
 import { displayName } from "../auth/principal";
 import { SocketBridge } from "../container-streams/socket-bridge";
 import type { TtyProcess, WorkspaceDriver } from "../driver/workspace-driver";
@@ -39,7 +40,7 @@ export async function serveTerminal(
   terminal: string,
   { principal, readOnly }: Pick<SocketAccess, "principal" | "readOnly">,
 ): Promise<void> {
-  const { driver, terminals, attachments, log } = deps;
+  const { driver, terminals, attachments, log, record } = deps;
   let proc: TtyProcess | undefined;
   let attachment: AttachmentHandle | undefined;
   let size = { cols: 80, rows: 24 };
@@ -120,7 +121,12 @@ export async function serveTerminal(
     ...size,
     tell: (message) => send(ws, message),
   });
-  ws.once("close", () => attachment?.detach());
+  const act = { actor: actorOf(principal), workspaceId, target: terminal, detail: { readOnly } };
+  record({ ...act, action: "terminal.opened" });
+  ws.once("close", () => {
+    attachment?.detach();
+    record({ ...act, action: "terminal.closed" });
+  });
   started.stream.on("data", (chunk: Buffer) => {
     bridge.toBrowser(chunk);
     unacked += chunk.length;
@@ -139,6 +145,8 @@ interface TerminalDeps {
   terminals: TerminalDirectory;
   attachments: TerminalAttachments;
   log: (line: string) => void;
+  /** The audit trail: who opened and closed which terminal. */
+  record: RecordAudit;
 }
 
 /** `/terminal/<workspace>/<name>`: a viewer sees the screen; typing needs an editor. */
@@ -146,8 +154,9 @@ export function terminalRoute(
   driver: WorkspaceDriver,
   terminals: TerminalDirectory,
   log: (line: string) => void,
+  record: RecordAudit,
 ): SocketRoute {
-  const deps = { driver, terminals, attachments: new TerminalAttachments(), log };
+  const deps = { driver, terminals, attachments: new TerminalAttachments(), log, record };
   return {
     prefix: "terminal",
     name: terminalName,

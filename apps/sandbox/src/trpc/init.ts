@@ -8,6 +8,8 @@ import {
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
+import type { AuditClient } from "../audit/audit-entry";
+import type { AuditLog } from "../audit/audit-log";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
 import { NamedError } from "../errors/named-error";
@@ -42,6 +44,9 @@ export interface Context {
   log: (line: string) => void;
   /** Each person's turns on each workspace, shared by every request to this service. */
   calls: CallSlots;
+  /** The audit trail, and where the request came from (trpc/record-act.ts). */
+  audit: AuditLog;
+  client: AuditClient;
 }
 
 /** What an answer says when the service itself failed; the error and its stack go to the log. */
@@ -161,7 +166,8 @@ export const signedInProcedure = base
 export const ownerProcedure = base.meta({ access: { role: "owner", on: "service" } }).use(({ ctx, next }) => {
   authorize(ctx.principal, "owner", null);
   const { principal } = ctx;
-  if (principal.kind !== "user") throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
+  if (principal.kind !== "user")
+    throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
   return next({ ctx: { principal } });
 });
 

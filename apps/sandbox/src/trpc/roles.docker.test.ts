@@ -25,6 +25,7 @@ function procedures(): { path: string; type: ProcedureType; access: Access | und
  */
 const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "workspace.list": "viewer on service",
+  "audit.list": "owner on service",
   "workspace.events": "viewer on service",
   "workspace.get": "viewer on workspace",
   "workspace.access": "viewer on workspace",

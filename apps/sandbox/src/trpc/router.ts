@@ -1,4 +1,5 @@
 import { router } from "./init";
+import { auditRouter } from "./routers/audit";
 import { filesRouter } from "./routers/files";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
@@ -20,6 +21,7 @@ export const appRouter = router({
   presence: presenceRouter,
   terminal: terminalRouter,
   talk: talkRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

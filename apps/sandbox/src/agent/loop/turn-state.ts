@@ -1,5 +1,6 @@
 import type { AgentName, ModelInfo, Session } from "@coder/protocol";
 import type { Registry } from "@coder/tools";
+import type { AuditActor, RecordAudit } from "../../audit/audit-entry";
 import type { Db } from "../../db/database";
 import type { AgentConfig } from "../config/agent-config";
 import type { EventLog } from "../events/event-log";
@@ -32,6 +33,8 @@ export interface RuntimeDeps {
   logLine(line: string): void;
   /** Shows running turns on the workspace's presence board. */
   presence?: AgentPresence;
+  /** The audit trail: tool calls that ran a command or changed files (tools/audited-call.ts). */
+  audit?: RecordAudit;
 }
 
 export interface ResolvedModel {
@@ -50,6 +53,8 @@ export interface RootScope {
   grants: { agent: string; rule: Rule }[];
   /** Who prompted the turn (null: nobody named): the agent works for them, sub-agents too. */
   prompter: string | null;
+  /** The same person as the audit trail names them: the agent's calls are recorded as theirs. */
+  promptedBy?: AuditActor | null;
 }
 
 /** One running turn, as the tool dispatcher and the service tools see it. */

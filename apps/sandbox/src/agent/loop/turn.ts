@@ -19,6 +19,7 @@ import { readWorkspaceContext, type WorkspaceContext } from "../prompt/workspace
 import { ChangeTracker } from "../snapshots/change-tracker";
 import { recordTurnChanges } from "../snapshots/record-changes";
 import type { SessionStore } from "../store/session-store";
+import { auditToolCall } from "../tools/audited-call";
 import { offeredTools } from "../tools/catalog";
 import { dispatch } from "../tools/dispatcher";
 import { failureText } from "../tools/local-registry";
@@ -332,6 +333,7 @@ class TurnRun implements TurnState {
     part.state = result.result.ok ? "completed" : "error";
     part.result = result.result;
     part.output = result.output;
+    auditToolCall(this, part, result);
     await this.message.update(part);
   }
 

@@ -10,8 +10,10 @@ import {
   updateSessionInput,
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
+import { actorOf } from "../../audit/audit-entry";
 import { authorOf } from "../../auth/author";
 import { router, sessionProcedure, signedInProcedure, withMappedErrors, workspaceProcedure } from "../init";
+import { recordAct } from "../record-act";
 
 /** Agent sessions: conversations, prompts, approvals and questions, and their live events. */
 export const sessionRouter = router({
@@ -43,7 +45,16 @@ export const sessionRouter = router({
   /** Commits the prompt (by the caller) and starts the turn; returns at once (follow `events` for the answer). */
   prompt: sessionProcedure("editor")
     .input(promptInput)
-    .mutation(({ ctx, input }) => ctx.agent.prompt(input, authorOf(ctx.principal))),
+    .mutation(async ({ ctx, input }) => {
+      const turn = await ctx.agent.prompt(input, authorOf(ctx.principal), actorOf(ctx.principal));
+      recordAct(ctx, {
+        action: "agent.turn",
+        workspaceId: ctx.workspaceId,
+        target: input.sessionId,
+        detail: turn,
+      });
+      return turn;
+    }),
   abort: sessionProcedure("editor")
     .input(sessionRef)
     .mutation(({ ctx, input }) => ctx.agent.abort(input.sessionId)),
@@ -55,6 +66,13 @@ export const sessionRouter = router({
     .input(respondInput)
     .mutation(async ({ ctx, input }) => {
       await ctx.agent.respond(input, authorOf(ctx.principal));
+      const detail = { sessionId: input.sessionId, requestId: input.requestId, reply: input.reply };
+      recordAct(ctx, {
+        action: "agent.approval",
+        workspaceId: ctx.workspaceId,
+        target: input.requestId,
+        detail,
+      });
       return { ok: true as const };
     }),
   answer: sessionProcedure("editor")

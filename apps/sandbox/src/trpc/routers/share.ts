@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { ownerProcedure, router, workspaceProcedure } from "../init";
+import { recordAct } from "../record-act";
 
 /** Share links: only the owner creates, lists and revokes them. */
 export const shareRouter = router({
@@ -20,6 +21,12 @@ export const shareRouter = router({
     .mutation(async ({ ctx, input }) => {
       await ctx.workspaces.get(input.workspaceId);
       const link = await ctx.shares.create(input.workspaceId, input.role, input.expiresInSeconds);
+      recordAct(ctx, {
+        action: "share.created",
+        workspaceId: input.workspaceId,
+        target: link.id,
+        detail: { role: link.role },
+      });
       return {
         id: link.id,
         url: `${ctx.origin}/s/${link.secret}`,
@@ -38,6 +45,7 @@ export const shareRouter = router({
         throw new TRPCError({ code: "NOT_FOUND", message: "there is no such share link" });
       }
       ctx.talk.revoked(workspaceId, await ctx.shares.revoke(input.shareId));
+      recordAct(ctx, { action: "share.revoked", workspaceId, target: input.shareId });
       return { ok: true as const };
     }),
 });

@@ -3,6 +3,7 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { displayName, type Principal, roleOn } from "../../auth/principal";
 import { ownerProcedure, router, signedInProcedure, workspaceProcedure } from "../init";
+import { recordAct } from "../record-act";
 
 /** Whether `principal` may see an event of the workspace list (a guest sees only their workspace). */
 function visible(principal: Principal, event: WorkspaceEvent): boolean {
@@ -27,23 +28,43 @@ export const workspaceRouter = router({
     kind: ctx.principal.kind,
     name: displayName(ctx.principal),
   })),
-  create: ownerProcedure.input(createWorkspaceInput).mutation(({ ctx, input }) => {
+  create: ownerProcedure.input(createWorkspaceInput).mutation(async ({ ctx, input }) => {
     const { source, ...workspace } = input;
     // Refused sources (a URL the policy does not allow, a foreign upload) fail here, before anything is made.
     const fill = source ? ctx.imports.prepare(source, ctx.principal.sessionId) : undefined;
-    return ctx.workspaces.create(workspace, ctx.principal.userId, fill);
+    const created = await ctx.workspaces.create(workspace, ctx.principal.userId, fill);
+    recordAct(ctx, { action: "workspace.created", workspaceId: created.id, detail: { name: created.name } });
+    if (source) recordAct(ctx, { action: "workspace.imported", workspaceId: created.id, detail: { source } });
+    return created;
   }),
   retryImport: workspaceProcedure("owner")
     .input(retryImportInput)
-    .mutation(({ ctx, input }) => ctx.workspaces.retryImport(input.workspaceId, input.token)),
-  start: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.start(input.workspaceId)),
+    .mutation(async ({ ctx, input }) => {
+      const workspace = await ctx.workspaces.retryImport(input.workspaceId, input.token);
+      recordAct(ctx, {
+        action: "workspace.imported",
+        workspaceId: input.workspaceId,
+        detail: { retry: true },
+      });
+      return workspace;
+    }),
+  start: workspaceProcedure("owner").mutation(async ({ ctx, input }) => {
+    const workspace = await ctx.workspaces.start(input.workspaceId);
+    recordAct(ctx, { action: "workspace.started", workspaceId: input.workspaceId });
+    return workspace;
+  }),
   /** Opening a workspace the service stopped for being idle wakes it, whoever opens it. */
   resume: workspaceProcedure("viewer").mutation(({ ctx, input }) => ctx.workspaces.resume(input.workspaceId)),
-  stop: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.stop(input.workspaceId)),
+  stop: workspaceProcedure("owner").mutation(async ({ ctx, input }) => {
+    const workspace = await ctx.workspaces.stop(input.workspaceId);
+    recordAct(ctx, { action: "workspace.stopped", workspaceId: input.workspaceId });
+    return workspace;
+  }),
   delete: workspaceProcedure("owner").mutation(async ({ ctx, input }) => {
     // Its guests lose access first, so none keeps a connection to a workspace being removed.
     await ctx.shares.revokeWorkspace(input.workspaceId);
     await ctx.workspaces.remove(input.workspaceId);
+    recordAct(ctx, { action: "workspace.deleted", workspaceId: input.workspaceId });
     return { ok: true as const };
   }),
   /** Live changes to the workspace list, filtered like `list`; on resync the client refetches `list`. */

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { LogoutButton } from "../session/LogoutButton";
@@ -23,6 +24,7 @@ export function WorkspaceList() {
         <h1 className={styles.title}>coder</h1>
         <span className={styles.subtitle}>Workspaces</span>
         <span className={styles.spacer} />
+        {owner && <Link href="/audit">Audit</Link>}
         <LogoutButton />
       </header>
       {owner && <CreateWorkspaceForm />}

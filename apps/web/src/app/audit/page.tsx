@@ -1,0 +1,5 @@
+import { AuditPage } from "../../components/audit/AuditPage";
+
+export default function AuditRoute() {
+  return <AuditPage />;
+}
