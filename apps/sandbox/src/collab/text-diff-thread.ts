@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { TextEdit } from "./text-diff";
+import { commonEnds, type TextEdit } from "./text-diff";
 import type { DiffAnswer, DiffRequest } from "./text-diff-worker";
 
 /**
@@ -51,12 +51,21 @@ function diffWorker(): Worker {
  * the texts there and the edits back stays on the loop. A worker that dies fails the diffs it
  * held (their merges fail like a failed read) and is started again for the next one.
  */
-export function textEditsOffThread(from: string, to: string): Promise<TextEdit[]> {
+export async function textEditsOffThread(from: string, to: string): Promise<TextEdit[]> {
+  // Only what lies between the common start and end goes to the thread: a one-line change of a
+  // megabyte file copies that line, not the file twice.
+  const { head, tail } = commonEnds(from, to);
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  const edits = await new Promise<TextEdit[]>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     const thread = diffWorker();
     thread.ref();
-    thread.postMessage({ id, from, to } satisfies DiffRequest);
+    thread.postMessage({
+      id,
+      from: from.slice(head, from.length - tail),
+      to: to.slice(head, to.length - tail),
+    } satisfies DiffRequest);
   });
+  for (const edit of edits) edit.at += head;
+  return edits;
 }
