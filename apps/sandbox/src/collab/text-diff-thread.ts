@@ -16,6 +16,9 @@ function startWorker(): Worker {
     : new Worker(new URL("./text-diff-worker.mjs", import.meta.url));
 }
 
+/** UTF-16 units each side up to which a change is taken whole, without the thread. */
+const SMALL_CHANGE = 256;
+
 type Waiting = { resolve(edits: TextEdit[]): void; reject(error: Error): void };
 
 let worker: Worker | undefined;
@@ -55,16 +58,18 @@ export async function textEditsOffThread(from: string, to: string): Promise<Text
   // Only what lies between the common start and end goes to the thread: a one-line change of a
   // megabyte file copies that line, not the file twice.
   const { head, tail } = commonEnds(from, to);
+  const removed = from.slice(head, from.length - tail);
+  const inserted = to.slice(head, to.length - tail);
+  // A change of a few characters is one edit as it stands: the thread's round trip (long on a
+  // busy machine) would cost more than anything a diff inside it could keep in place.
+  if (removed.length <= SMALL_CHANGE && inserted.length <= SMALL_CHANGE)
+    return removed || inserted ? [{ at: head, remove: removed.length, insert: inserted }] : [];
   const id = nextId++;
   const edits = await new Promise<TextEdit[]>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     const thread = diffWorker();
     thread.ref();
-    thread.postMessage({
-      id,
-      from: from.slice(head, from.length - tail),
-      to: to.slice(head, to.length - tail),
-    } satisfies DiffRequest);
+    thread.postMessage({ id, from: removed, to: inserted } satisfies DiffRequest);
   });
   for (const edit of edits) edit.at += head;
   return edits;
