@@ -2,7 +2,7 @@ import { COLLAB_TEXT } from "@coder/protocol";
 import * as Y from "yjs";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
-import { daemonWorkspace } from "../src/agent/workspace/workspace-port";
+import { daemonWorkspace, type LiveFiles } from "../src/agent/workspace/workspace-port";
 import { collabSocket, type OpenDocument, openDocument, until } from "../src/collab/testing/collab-client";
 import { execIn, joinShare, startTestService, waitForStatus } from "../src/testing/harness";
 
@@ -51,6 +51,23 @@ function arrival(doc: OpenDocument, marker: string): Promise<number> {
   });
 }
 
+type Stages = Record<"flush" | "edit" | "merge", number[]>;
+
+/** The p50 of each stage of "agent edit → both other editors", typing and quiet side by side. */
+function stageResults(stages: { typing: Stages; quiet: Stages }): BenchResult[] {
+  const names: Record<keyof Stages, string> = {
+    flush: "write-back of the typing before the call",
+    edit: "the daemon's edit",
+    merge: "reading the file and merging it → both other editors",
+  };
+  return (Object.keys(names) as (keyof Stages)[]).map((stage) => ({
+    name: `agent edit stage: ${names[stage]}, two clients typing, p50`,
+    value: round(percentile(stages.typing[stage], 50), 2),
+    unit: "ms",
+    notes: `nobody typing: ${round(percentile(stages.quiet[stage], 50), 2)} ms`,
+  }));
+}
+
 /**
  * The agent's `edit` of one line of a live 10 000-line document, from the tool call to the change
  * in both people's editors (Yjs clients over the service's WebSockets), in blocks while both people
@@ -79,7 +96,24 @@ export async function run(): Promise<BenchResult[]> {
     const [owner, editor] = people as [OpenDocument, OpenDocument];
     await until(() => people.every((p) => p.provider.isSynced && p.text().length > 0), "both synced", 60_000);
 
-    const workspace = daemonWorkspace(t.service.workspaces, id, t.service.collab);
+    // The stages of one call, as the tool call meets the live documents: the write-back of typing
+    // before it, the daemon's edit, then reading the file and merging it into the documents.
+    let flushed = 0;
+    let edited = 0;
+    const live: LiveFiles = {
+      flush: async (workspaceId, paths) => {
+        await t.service.collab.flush(workspaceId, paths);
+        flushed = now();
+      },
+      agentChanging: (workspaceId, paths, prompter) => {
+        const merge = t.service.collab.agentChanging(workspaceId, paths, prompter);
+        return () => {
+          edited = now();
+          return merge();
+        };
+      },
+    };
+    const workspace = daemonWorkspace(t.service.workspaces, id, live);
     let calls = 0;
     const call = async (tool: string, args: Record<string, unknown>) => {
       calls++;
@@ -104,6 +138,10 @@ export async function run(): Promise<BenchResult[]> {
     await call("read", { path: FILE });
 
     const samples = { typing: [] as number[], quiet: [] as number[] };
+    const stages = {
+      typing: { flush: [] as number[], edit: [] as number[], merge: [] as number[] },
+      quiet: { flush: [] as number[], edit: [] as number[], merge: [] as number[] },
+    };
     const callTimes = { typing: [] as number[], quiet: [] as number[] };
     let edit = 0;
     for (let block = 0; block < 2 * BLOCKS_EACH; block++) {
@@ -121,8 +159,13 @@ export async function run(): Promise<BenchResult[]> {
           new_string: `value${n} = compute(${n}) ${marker};`,
         });
         const called = now() - start;
-        const arrived = Math.max(...(await seen)) - start;
+        const lastArrival = Math.max(...(await seen));
+        const arrived = lastArrival - start;
         (typing ? samples.typing : samples.quiet).push(arrived);
+        const stage = typing ? stages.typing : stages.quiet;
+        stage.flush.push(flushed - start);
+        stage.edit.push(edited - flushed);
+        stage.merge.push(lastArrival - edited);
         (typing ? callTimes.typing : callTimes.quiet).push(called);
         await pause(EDIT_EVERY_MS);
       }
@@ -172,6 +215,7 @@ export async function run(): Promise<BenchResult[]> {
         value: round(percentile(samples.quiet, 99), 2),
         unit: "ms",
       },
+      ...stageResults(stages),
       {
         name: "agent edit tool call (flush, daemon edit, merge), two clients typing, p50",
         value: round(percentile(callTimes.typing, 50), 2),

@@ -3,6 +3,7 @@ import { type CollabUser, containerLayout, MAX_COLLAB_FILE_BYTES } from "@coder/
 import { z } from "zod";
 import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
+import { type DaemonConnection, DaemonUnavailableError } from "../daemon/daemon-connection";
 import type { SocketRoute } from "../sockets/socket-route";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { agentCollabUser } from "./collab-user";
@@ -100,22 +101,33 @@ export class CollabService implements LiveFiles {
     }
   }
 
+  /**
+   * Runs `call` on the workspace's daemon straight away: asking the engine first whether the
+   * container runs would cost each read and write-back more than the call. When the daemon cannot
+   * be reached, the workspace's state explains why (stopped, missing).
+   */
+  private async onDaemon<T>(workspaceId: string, call: (daemon: DaemonConnection) => Promise<T>): Promise<T> {
+    try {
+      return await call(this.deps.workspaces.daemon(workspaceId));
+    } catch (error) {
+      if (error instanceof DaemonUnavailableError) await this.deps.workspaces.runningDaemon(workspaceId);
+      throw error;
+    }
+  }
+
   private documents(workspaceId: string): WorkspaceDocuments {
     let docs = this.byWorkspace.get(workspaceId);
     if (!docs) {
       const created = new WorkspaceDocuments({
         files: {
-          read: async (path) =>
-            (await this.deps.workspaces.runningDaemon(workspaceId)).request("fs.read", {
-              path,
-              maxBytes: MAX_COLLAB_FILE_BYTES,
-            }),
-          write: async (path, content, expectedHash) =>
-            (await this.deps.workspaces.runningDaemon(workspaceId)).request("fs.write", {
-              path,
-              content,
-              expectedHash,
-            }),
+          read: (path) =>
+            this.onDaemon(workspaceId, (daemon) =>
+              daemon.request("fs.read", { path, maxBytes: MAX_COLLAB_FILE_BYTES }),
+            ),
+          write: (path, content, expectedHash) =>
+            this.onDaemon(workspaceId, (daemon) =>
+              daemon.request("fs.write", { path, content, expectedHash }),
+            ),
         },
         changes: this.deps.workspaces.fileFeed(workspaceId),
         log: this.deps.log,

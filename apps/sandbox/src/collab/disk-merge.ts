@@ -117,21 +117,24 @@ export class DiskMerge {
       return "caught-up";
     }
     const generation = this.generation;
-    // Reading the file took the loop a while already (its answer is parsed at once): the copy
-    // of both texts to the diff's thread waits for the next turn.
+    // Reading the file took the loop a while already (its answer is parsed at once): comparing
+    // the texts and copying what differs to the diff's thread wait for the next turn.
     await nextTurn();
     const edits = await textEditsOffThread(this.baseText, diskText);
     if (generation !== this.generation) throw new Error("the baseline moved during a merge");
-    // In batches, each one update for the editors, with the event loop free after each for twice
-    // as long as it took: a file replaced whole would otherwise encode and integrate megabytes in
-    // one go, and a merge takes at most a third of the loop's time. Typing that arrives meanwhile
-    // merges like any concurrent edit.
+    // In batches, each one update for the editors, with the event loop free before the next for twice
+    // as long as one took: a file replaced whole would otherwise encode and integrate
+    // megabytes in one go, and a merge takes at most a third of the loop's time. Typing that
+    // arrives meanwhile merges like any concurrent edit. After the last batch nothing waits: the
+    // merge is over (a next one first reads the file).
+    let busy = 0;
     for (const batch of editBatches(edits)) {
+      if (busy > 0) await sleep(2 * busy);
       if (this.destroyed) throw new Error("the document ended during a merge");
       const started = performance.now();
       const update = this.applyToBase(batch);
       if (update) Y.applyUpdate(this.live, update, origin);
-      await sleep(2 * (performance.now() - started));
+      busy = performance.now() - started;
     }
     const first = edits[0];
     this.lastEdit = first

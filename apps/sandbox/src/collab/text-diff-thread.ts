@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { TextEdit } from "./text-diff";
+import { commonEnds, type TextEdit } from "./text-diff";
 import type { DiffAnswer, DiffRequest } from "./text-diff-worker";
 
 /**
@@ -15,6 +15,9 @@ function startWorker(): Worker {
       })
     : new Worker(new URL("./text-diff-worker.mjs", import.meta.url));
 }
+
+/** UTF-16 units each side up to which a change is taken whole, without the thread. */
+const SMALL_CHANGE = 256;
 
 type Waiting = { resolve(edits: TextEdit[]): void; reject(error: Error): void };
 
@@ -51,12 +54,23 @@ function diffWorker(): Worker {
  * the texts there and the edits back stays on the loop. A worker that dies fails the diffs it
  * held (their merges fail like a failed read) and is started again for the next one.
  */
-export function textEditsOffThread(from: string, to: string): Promise<TextEdit[]> {
+export async function textEditsOffThread(from: string, to: string): Promise<TextEdit[]> {
+  // Only what lies between the common start and end goes to the thread: a one-line change of a
+  // megabyte file copies that line, not the file twice.
+  const { head, tail } = commonEnds(from, to);
+  const removed = from.slice(head, from.length - tail);
+  const inserted = to.slice(head, to.length - tail);
+  // A change of a few characters is one edit as it stands: the thread's round trip (long on a
+  // busy machine) would cost more than anything a diff inside it could keep in place.
+  if (removed.length <= SMALL_CHANGE && inserted.length <= SMALL_CHANGE)
+    return removed || inserted ? [{ at: head, remove: removed.length, insert: inserted }] : [];
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  const edits = await new Promise<TextEdit[]>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     const thread = diffWorker();
     thread.ref();
-    thread.postMessage({ id, from, to } satisfies DiffRequest);
+    thread.postMessage({ id, from: removed, to: inserted } satisfies DiffRequest);
   });
+  for (const edit of edits) edit.at += head;
+  return edits;
 }

@@ -33,22 +33,30 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** Length of the common start, never ending between the two halves of a surrogate pair. */
-function commonPrefix(a: string, b: string): number {
-  const max = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (i > 0 && isHighSurrogate(a.charCodeAt(i - 1))) i--;
-  return i;
-}
-
-/** Length of the common end (not reaching into the first `skip` units), never starting on a low surrogate. */
-function commonSuffix(a: string, b: string, skip: number): number {
-  const max = Math.min(a.length, b.length) - skip;
-  let i = 0;
-  while (i < max && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
-  if (i > 0 && isLowSurrogate(a.charCodeAt(a.length - i))) i--;
-  return i;
+/**
+ * The lengths of the common start (`head`) and, after it, common end (`tail`) of two texts, never
+ * between the two halves of a surrogate pair. Found by halving slices compared natively: a
+ * megabyte text that differs in a line costs well under a millisecond.
+ */
+export function commonEnds(from: string, to: string): { head: number; tail: number } {
+  let head = 0;
+  let hi = Math.min(from.length, to.length);
+  while (head < hi) {
+    const mid = (head + hi + 1) >> 1;
+    if (from.slice(head, mid) === to.slice(head, mid)) head = mid;
+    else hi = mid - 1;
+  }
+  if (head > 0 && isHighSurrogate(from.charCodeAt(head - 1))) head--;
+  let tail = 0;
+  hi = Math.min(from.length, to.length) - head;
+  while (tail < hi) {
+    const mid = (tail + hi + 1) >> 1;
+    if (from.slice(from.length - mid, from.length - tail) === to.slice(to.length - mid, to.length - tail))
+      tail = mid;
+    else hi = mid - 1;
+  }
+  if (tail > 0 && isLowSurrogate(from.charCodeAt(from.length - tail))) tail--;
+  return { head, tail };
 }
 
 type Changes = ChangeObject<string>[] | undefined;
@@ -116,8 +124,7 @@ function pushEdit(out: TextEdit[], edit: TextEdit): void {
 export function textEdits(from: string, to: string, budgetMs = MERGE_DIFF_BUDGET_MS): TextEdit[] {
   if (from === to) return [];
   const budget = new DiffBudget(budgetMs);
-  const head = commonPrefix(from, to);
-  const tail = commonSuffix(from, to, head);
+  const { head, tail } = commonEnds(from, to);
   const oldMiddle = from.slice(head, from.length - tail);
   const newMiddle = to.slice(head, to.length - tail);
   const out: TextEdit[] = [];

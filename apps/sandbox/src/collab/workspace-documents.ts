@@ -288,7 +288,9 @@ export class WorkspaceDocuments {
 
   private select(paths: readonly string[] | undefined): LiveFile[] {
     if (!paths) return [...this.live.values()];
-    return paths.flatMap((path) => {
+    // A tool names its file among what it reads and what it changes: each file is flushed once,
+    // or a second write-back would wait for the first and write the typing since.
+    return [...new Set(paths)].flatMap((path) => {
       const file = this.live.get(path);
       return file ? [file] : [];
     });

@@ -46,4 +46,32 @@ describe("mergeThreeWay", () => {
       conflicts: [{ base: { from: 1, to: 3 }, current: { from: 1, to: 1 } }],
     });
   });
+
+  it("sees a last line without a line break that others typed on as changed, not as a line added after it", () => {
+    const unterminated = "line 1\nline 2";
+    expect(mergeThreeWay(unterminated, "line 1\nline 2 by the agent", "line 1\nline 2 typed")).toEqual({
+      ok: false,
+      conflicts: [{ base: { from: 1, to: 2 }, current: { from: 1, to: 2 } }],
+    });
+    expect(mergeThreeWay(unterminated, "LINE 1\nline 2", "line 1\nline 2 typed")).toEqual({
+      ok: true,
+      text: "LINE 1\nline 2 typed",
+    });
+  });
+
+  it("merges the agent's change far down a 10 000-line file with lines typed at its top and bottom", () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => `const value${i} = compute(${i});\n`);
+    const at = (changes: Record<number, string>) => lines.map((line, i) => changes[i] ?? line).join("");
+    const agent = at({ 6000: "const value6000 = compute(6000) + 1;\n" });
+    const people = at({ 0: "typed\n", 1: "", 9999: "const value9999 = compute(9999); // typed\n" });
+    expect(mergeThreeWay(at({}), agent, people)).toEqual({
+      ok: true,
+      text: at({
+        0: "typed\n",
+        1: "",
+        6000: "const value6000 = compute(6000) + 1;\n",
+        9999: "const value9999 = compute(9999); // typed\n",
+      }),
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { diffArrays } from "diff";
+import { commonPrefix, commonSuffix } from "./common-ends";
 
 /** Diffs that take longer than this make the merge give up (the change is then judged stale). */
 const DIFF_TIMEOUT_MS = 1000;
@@ -27,11 +28,53 @@ export function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
-function hunks(base: string[], other: string[]): Hunk[] | undefined {
-  const parts = diffArrays(base, other, { timeout: DIFF_TIMEOUT_MS });
+/** Where each line of `text` starts, and its length last: line `i` is `text.slice(starts[i], starts[i + 1])`. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf("\n"); at !== -1 && at + 1 < text.length; at = text.indexOf("\n", at + 1))
+    starts.push(at + 1);
+  if (text.length > 0) starts.push(text.length);
+  return starts;
+}
+
+/** The first index whose value is at least `value` in ascending `values`. */
+function firstAtLeast(values: number[], value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((values[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The hunks turning `base` (whose line starts are `starts`) into `other`. Only the lines between
+ * the whole lines both share at their start and at their end are split and diffed: a change or
+ * two in a long file (the usual case) costs a few native comparisons, not a diff of every line.
+ */
+function hunks(base: string, starts: number[], other: string): Hunk[] | undefined {
+  const prefix = commonPrefix(base, other);
+  // Whole lines within the common start, each with its line break (a last line without one may
+  // go on in the other text).
+  let head = firstAtLeast(starts, prefix + 1) - 1;
+  if (head > 0 && base[(starts[head] as number) - 1] !== "\n") head--;
+  const headChars = starts[head] as number;
+  const suffix = commonSuffix(base, other, headChars);
+  // Whole lines within the common end: a line starting after the end's first character begins
+  // after a line break both texts share.
+  const tail = Math.max(head, firstAtLeast(starts, base.length - suffix + 1));
+  const tailChars = Math.min(starts[tail] ?? base.length, base.length);
+  const shift = other.length - base.length;
+  const parts = diffArrays(
+    splitLines(base.slice(headChars, tailChars)),
+    splitLines(other.slice(headChars, tailChars + shift)),
+    { timeout: DIFF_TIMEOUT_MS },
+  );
   if (!parts) return undefined;
   const found: Hunk[] = [];
-  let at = 0;
+  let at = head;
   let open: Hunk | undefined;
   for (const part of parts) {
     if (!part.added && !part.removed) {
@@ -67,10 +110,9 @@ function sameHunk(a: Hunk, b: Hunk): boolean {
  * conflicts say where, in the base and in the current text.
  */
 export function mergeThreeWay(base: string, changed: string, current: string): MergeResult {
-  const baseLines = splitLines(base);
-  const currentLines = splitLines(current);
-  const mine = hunks(baseLines, splitLines(changed));
-  const theirs = hunks(baseLines, currentLines);
+  const starts = lineStarts(base);
+  const mine = hunks(base, starts, changed);
+  const theirs = hunks(base, starts, current);
   if (!mine || !theirs) return { ok: false, conflicts: null };
 
   const conflicts: MergeConflict[] = [];
@@ -85,13 +127,14 @@ export function mergeThreeWay(base: string, changed: string, current: string): M
 
   // Pure insertions before a replacement starting at the same line.
   applied.sort((a, b) => a.from - b.from || a.to - b.to);
+  const lineAt = (line: number) => starts[line] ?? base.length;
   const out: string[] = [];
   let at = 0;
   for (const hunk of applied) {
-    out.push(...baseLines.slice(at, hunk.from), ...hunk.lines);
+    out.push(base.slice(lineAt(at), lineAt(hunk.from)), ...hunk.lines);
     at = hunk.to;
   }
-  out.push(...baseLines.slice(at));
+  out.push(base.slice(lineAt(at)));
   return { ok: true, text: out.join("") };
 }
 

@@ -1,3 +1,4 @@
+import { commonPrefix, commonSuffix } from "../../files/common-ends";
 import { type TextDiff, unifiedDiff } from "../../files/diff";
 
 /** Unchanged lines kept around the change: the diff's own context (3) plus one to spare. */
@@ -49,27 +50,4 @@ function tailLines(a: string, b: string): number {
     length = next === -1 ? 0 : a.length - (next + 1);
   }
   return length;
-}
-
-/** Common prefix length by binary search over native string comparisons (fast on long texts). */
-function commonPrefix(a: string, b: string): number {
-  let lo = 0;
-  let hi = Math.min(a.length, b.length);
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (a.slice(lo, mid) === b.slice(lo, mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-function commonSuffix(a: string, b: string): number {
-  let lo = 0;
-  let hi = Math.min(a.length, b.length);
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (a.slice(a.length - mid, a.length - lo) === b.slice(b.length - mid, b.length - lo)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
