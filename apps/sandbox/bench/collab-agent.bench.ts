@@ -3,8 +3,9 @@ import * as Y from "yjs";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
 import { daemonWorkspace } from "../src/agent/workspace/workspace-port";
-import { collabSocket, type OpenDocument, openDocument, until } from "../src/collab/testing/collab-client";
+import { collabSocket, type OpenDocument, openDocument } from "../src/collab/testing/collab-client";
 import { execIn, joinShare, startTestService, waitForStatus } from "../src/testing/harness";
+import { until } from "../src/testing/until";
 
 const FILE = "big.ts";
 /** The same text in a file nobody has open: the agent's edit without a live document, for comparison. */
@@ -79,7 +80,7 @@ export async function run(): Promise<BenchResult[]> {
     const [owner, editor] = people as [OpenDocument, OpenDocument];
     await until(() => people.every((p) => p.provider.isSynced && p.text().length > 0), "both synced", 60_000);
 
-    const workspace = daemonWorkspace(t.service.workspaces, id, t.service.collab);
+    const workspace = daemonWorkspace(t.service.daemons, id, t.service.collab);
     let calls = 0;
     const call = async (tool: string, args: Record<string, unknown>) => {
       calls++;

@@ -3,6 +3,7 @@ import { type CollabUser, containerLayout, MAX_COLLAB_FILE_BYTES } from "@coder/
 import { z } from "zod";
 import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
+import type { DaemonPool } from "../daemon/daemon-pool";
 import type { SocketRoute } from "../sockets/socket-route";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { agentCollabUser } from "./collab-user";
@@ -27,6 +28,8 @@ const tabId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 export interface CollabServiceDeps {
   workspaces: WorkspaceService;
+  /** Where the documents are read and written, and their files' changes come from. */
+  daemons: DaemonPool;
   log(line: string): void;
 }
 
@@ -106,18 +109,18 @@ export class CollabService implements LiveFiles {
       const created = new WorkspaceDocuments({
         files: {
           read: async (path) =>
-            (await this.deps.workspaces.runningDaemon(workspaceId)).request("fs.read", {
+            (await this.deps.daemons.running(workspaceId)).request("fs.read", {
               path,
               maxBytes: MAX_COLLAB_FILE_BYTES,
             }),
           write: async (path, content, expectedHash) =>
-            (await this.deps.workspaces.runningDaemon(workspaceId)).request("fs.write", {
+            (await this.deps.daemons.running(workspaceId)).request("fs.write", {
               path,
               content,
               expectedHash,
             }),
         },
-        changes: this.deps.workspaces.fileFeed(workspaceId),
+        changes: this.deps.daemons.fileFeed(workspaceId),
         log: this.deps.log,
         rests: this.rests.of(workspaceId),
         idle: () => {

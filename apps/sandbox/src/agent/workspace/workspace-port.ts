@@ -5,7 +5,7 @@ import {
   type DaemonConnection,
   DaemonUnavailableError,
 } from "../../daemon/daemon-connection";
-import type { WorkspaceService } from "../../workspaces/workspace-service";
+import type { DaemonPool } from "../../daemon/daemon-pool";
 
 export interface DaemonToolCall {
   tool: string;
@@ -87,21 +87,17 @@ function union(a: readonly string[] | "any", b: readonly string[] | "any"): read
 }
 
 /**
- * The workspace's daemon, reached through the workspace service. Calls go straight to the daemon
+ * The workspace's daemon, reached through the daemon pool. Calls go straight to the daemon
  * (asking the engine whether the container runs would cost more than the call); when it cannot
  * be reached, the workspace's state explains why (stopped, missing). A tool call first flushes
  * the live documents and, if it may change files, merges them right after.
  */
-export function daemonWorkspace(
-  workspaces: WorkspaceService,
-  workspaceId: string,
-  live?: LiveFiles,
-): WorkspacePort {
+export function daemonWorkspace(daemons: DaemonPool, workspaceId: string, live?: LiveFiles): WorkspacePort {
   const call = async <T>(run: (daemon: DaemonConnection) => Promise<T>): Promise<T> => {
     try {
-      return await run(workspaces.daemon(workspaceId));
+      return await run(daemons.connection(workspaceId));
     } catch (error) {
-      if (error instanceof DaemonUnavailableError) await workspaces.runningDaemon(workspaceId);
+      if (error instanceof DaemonUnavailableError) await daemons.running(workspaceId);
       throw error;
     }
   };
@@ -118,7 +114,7 @@ export function daemonWorkspace(
           changes === "any" || changes.length > 0
             ? live?.agentChanging(workspaceId, changes, prompter)
             : undefined;
-        const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
+        const stop = daemons.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {

@@ -35,7 +35,7 @@ export const workspaceRouter = router({
   }),
   retryImport: workspaceProcedure("owner")
     .input(retryImportInput)
-    .mutation(({ ctx, input }) => ctx.workspaces.retryImport(input.workspaceId, input.token)),
+    .mutation(({ ctx, input }) => ctx.workspaceImports.retryImport(input.workspaceId, input.token)),
   start: workspaceProcedure("owner").mutation(({ ctx, input }) => ctx.workspaces.start(input.workspaceId)),
   /** Opening a workspace the service stopped for being idle wakes it, whoever opens it. */
   resume: workspaceProcedure("viewer").mutation(({ ctx, input }) => ctx.workspaces.resume(input.workspaceId)),
