@@ -57,7 +57,7 @@ export class WorkspaceService {
   readonly pool: WarmPool;
   /** When each workspace was last used, for the idle stopper (idle-stopper.ts). */
   readonly activity = new WorkspaceActivity();
-  /** Fills from git URLs and uploads, with their progress on the workspace. */
+  /** Fills from git URLs and uploads; made here, as it needs the lifecycle's own steps (below). */
   readonly imports: WorkspaceImports;
   /** Transient states as the other instances see them (and theirs as this one does). */
   private readonly shared: SharedTransients;
