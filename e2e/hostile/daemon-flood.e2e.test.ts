@@ -81,7 +81,7 @@ describe("a workspace flooding its daemon's streams", () => {
 
   /** Ends A's daemon from inside (as any workspace process can) so the next call starts it in `mode`. */
   const nextDaemonStartIs = async (mode: string) => {
-    const daemon = t.service.workspaces.daemon(a);
+    const daemon = t.service.daemons.connection(a);
     await daemon.ensure();
     const { code } = await execIn(t.instance, a, [
       "sh",
@@ -93,7 +93,7 @@ describe("a workspace flooding its daemon's streams", () => {
   };
 
   it("refuses a workspace process that writes a huge frame into the daemon's stdout", async () => {
-    await t.service.workspaces.daemon(a).ensure();
+    await t.service.daemons.connection(a).ensure();
     const write = `pid=$(pgrep -f '[d]aemon.mjs' | head -n 1)
 { printf 'Content-Length: 99999999999\\r\\n\\r\\n'; head -c ${GB} /dev/zero; } > /proc/$pid/fd/1`;
     const { outcome, growthMb } = await duringFlood(() => execIn(t.instance, a, ["sh", "-c", write]));

@@ -48,7 +48,7 @@ describe("a workspace whose daemon stops answering", () => {
     });
 
     // The failed request is followed by a ping; unanswered, it ends the connection, logged once.
-    const daemon = t.service.workspaces.daemon(a);
+    const daemon = t.service.daemons.connection(a);
     while (daemon.connected) await sleep(50);
     expect(log.filter((line) => line.startsWith(`[daemon ${a}] connection dropped`))).toEqual([
       `[daemon ${a}] connection dropped: the daemon stopped answering`,
@@ -67,7 +67,7 @@ describe("a workspace whose daemon stops answering", () => {
   }, 60_000);
 
   it("fails the call when a new daemon never answers its first ping, and the next call works", async () => {
-    const daemon = t.service.workspaces.daemon(a);
+    const daemon = t.service.daemons.connection(a);
     await daemon.ensure();
     const { code } = await execIn(t.instance, a, [
       "sh",

@@ -137,7 +137,7 @@ describe("a closed socket ends its process in the workspace", () => {
 
   it("a hung daemon is ended when its connection is reset, so one daemon runs", async () => {
     const daemons = count((p) => p.args.includes("/opt/coder/daemon.mjs"));
-    const daemon = t.service.workspaces.daemon(id);
+    const daemon = t.service.daemons.connection(id);
     await daemon.ensure();
     expect(await settle(daemons, 1)).toBe(1);
     // Frozen, it would never see its stdin close.

@@ -95,7 +95,7 @@ export async function run(): Promise<BenchResult[]> {
     });
 
     // The daemon's share of a step: the same read, called directly.
-    const daemon = t.service.workspaces.daemon(workspaceId);
+    const daemon = t.service.daemons.connection(workspaceId);
     const direct: number[] = [];
     for (let i = 0; i < 40; i++) {
       const s = now();

@@ -3,8 +3,9 @@ import * as Y from "yjs";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
 import { daemonWorkspace, type LiveFiles } from "../src/agent/workspace/workspace-port";
-import { collabSocket, type OpenDocument, openDocument, until } from "../src/collab/testing/collab-client";
+import { collabSocket, type OpenDocument, openDocument } from "../src/collab/testing/collab-client";
 import { execIn, joinShare, startTestService, waitForStatus } from "../src/testing/harness";
+import { until } from "../src/testing/until";
 
 const FILE = "big.ts";
 /** The same text in a file nobody has open: the agent's edit without a live document, for comparison. */
@@ -113,7 +114,7 @@ export async function run(): Promise<BenchResult[]> {
         };
       },
     };
-    const workspace = daemonWorkspace(t.service.workspaces, id, live);
+    const workspace = daemonWorkspace(t.service.daemons, id, live);
     let calls = 0;
     const call = async (tool: string, args: Record<string, unknown>) => {
       calls++;

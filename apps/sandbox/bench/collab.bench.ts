@@ -7,7 +7,7 @@ import { launchBrowser, logIn } from "../../../e2e/support/browser";
 import { startStack } from "../../../e2e/support/stack";
 import { ensureWebBuild } from "../../../scripts/lib/web-build.mjs";
 import { DiskMerge } from "../src/collab/disk-merge";
-import { collabSocket, openDocument, until } from "../src/collab/testing/collab-client";
+import { collabSocket, openDocument } from "../src/collab/testing/collab-client";
 import {
   execIn,
   login,
@@ -16,6 +16,7 @@ import {
   trpcClient,
   waitForStatus,
 } from "../src/testing/harness";
+import { until } from "../src/testing/until";
 
 const now = () => performance.now();
 const KEYSTROKES = 300;

@@ -32,7 +32,7 @@ export async function run(): Promise<BenchResult[]> {
     if (!workspace) throw new Error("no workspace");
     const id = workspace.id;
     await t.api.files.write.mutate({ workspaceId: id, path: "bench.txt", content: `${"x".repeat(4095)}\n` });
-    const daemon = t.service.workspaces.daemon(id);
+    const daemon = t.service.daemons.connection(id);
 
     // Warm both paths, then alternate blocks of each so machine noise hits both alike. Blocks, not
     // single calls: each docker exec leaves the engine busy for a moment (the exec's exit and

@@ -13,6 +13,7 @@ import { CollabService } from "./collab/collab-service";
 import type { Config } from "./config";
 import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
+import { DaemonPool } from "./daemon/daemon-pool";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { openDatabase } from "./db/database";
 import { createServer } from "./http/server";
@@ -32,6 +33,8 @@ export interface RunningService {
   loginUrl: string;
   auth: AuthService;
   workspaces: WorkspaceService;
+  /** Each running workspace's daemon. */
+  daemons: DaemonPool;
   agent: AgentService;
   /** This process among the instances on the database (it owns the turns it runs). */
   instanceId: string;
@@ -73,19 +76,30 @@ export async function startService(
   const uploads = new UploadStore(path.join(config.dataDir, "uploads"), config.imports.maxBytes);
   await uploads.init();
   const imports = new WorkspaceImporter(driver, uploads, { ...config.imports, allow: config.egressAllow });
+  const daemons: DaemonPool = new DaemonPool({
+    driver,
+    log,
+    options: {
+      command: daemonCommand(config.lspServers),
+      timeouts: DEFAULT_DAEMON_TIMEOUTS,
+      ...options.daemon,
+    },
+    // Asked only once a caller needs a running workspace, long after `workspaces` exists.
+    workspace: (id) => workspaces.get(id),
+  });
   const workspaces = new WorkspaceService(
     db,
     driver,
     config.image,
     log,
-    { command: daemonCommand(config.lspServers), timeouts: DEFAULT_DAEMON_TIMEOUTS, ...options.daemon },
+    daemons,
     imports,
     cluster.bus,
     config.warmPool,
     cluster.instance,
   );
   await workspaces.init();
-  const collab = new CollabService({ workspaces, log });
+  const collab = new CollabService({ workspaces, daemons, log });
   const talk = new TalkService(db, cluster.bus, log);
   const presence = new PresenceBoard(
     cluster.instance.shared ? new PresenceShare(db, cluster.bus, cluster.instance) : undefined,
@@ -97,7 +111,7 @@ export async function startService(
     bus: cluster.bus,
     instance: cluster.instance,
     config: agentConfig,
-    workspace: (id) => daemonWorkspace(workspaces, id, collab),
+    workspace: (id) => daemonWorkspace(daemons, id, collab),
     workspaceInfo: (id) => workspaces.get(id),
     log,
     presence,
@@ -115,6 +129,8 @@ export async function startService(
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
+    workspaceImports: workspaces.imports,
+    daemons,
     imports,
     agent,
     collab,
@@ -146,6 +162,7 @@ export async function startService(
     loginUrl: `${url}/auth/ticket?t=${ticket}`,
     auth,
     workspaces,
+    daemons,
     agent,
     instanceId: cluster.instance.id,
     collab,

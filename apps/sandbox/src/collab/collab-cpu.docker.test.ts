@@ -3,7 +3,7 @@ import * as encoding from "lib0/encoding";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { execIn, joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
-import { until } from "./testing/collab-client";
+import { until } from "../testing/until";
 import { crowdedAtOnePlace, typedInTurns } from "./testing/crafted-updates";
 import { type EditorProcess, expectedText, startEditorProcess } from "./testing/editor-process-handle";
 import { type HealthzProbe, p99, startHealthzProbe } from "./testing/healthz-probe";

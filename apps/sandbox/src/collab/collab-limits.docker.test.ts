@@ -9,8 +9,9 @@ import * as encoding from "lib0/encoding";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { execIn, joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { until } from "../testing/until";
 import { GUEST_DOCUMENTS_SHARE, PERSON_LIMITS } from "./collab-people";
-import { collabSocket, type OpenDocument, openDocument, until } from "./testing/collab-client";
+import { collabSocket, type OpenDocument, openDocument } from "./testing/collab-client";
 import type { FloodOptions, FloodResult } from "./testing/socket-flood";
 
 const repo = path.resolve(import.meta.dirname, "../../../..");

@@ -3,7 +3,7 @@ import { type CollabUser, containerLayout, MAX_COLLAB_FILE_BYTES } from "@coder/
 import { z } from "zod";
 import type { LiveFiles } from "../agent/workspace/workspace-port";
 import type { Principal } from "../auth/principal";
-import { type DaemonConnection, DaemonUnavailableError } from "../daemon/daemon-connection";
+import type { DaemonPool } from "../daemon/daemon-pool";
 import type { SocketRoute } from "../sockets/socket-route";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { agentCollabUser } from "./collab-user";
@@ -28,6 +28,8 @@ const tabId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 export interface CollabServiceDeps {
   workspaces: WorkspaceService;
+  /** Where the documents are read and written, and their files' changes come from. */
+  daemons: DaemonPool;
   log(line: string): void;
 }
 
@@ -101,35 +103,21 @@ export class CollabService implements LiveFiles {
     }
   }
 
-  /**
-   * Runs `call` on the workspace's daemon straight away: asking the engine first whether the
-   * container runs would cost each read and write-back more than the call. When the daemon cannot
-   * be reached, the workspace's state explains why (stopped, missing).
-   */
-  private async onDaemon<T>(workspaceId: string, call: (daemon: DaemonConnection) => Promise<T>): Promise<T> {
-    try {
-      return await call(this.deps.workspaces.daemon(workspaceId));
-    } catch (error) {
-      if (error instanceof DaemonUnavailableError) await this.deps.workspaces.runningDaemon(workspaceId);
-      throw error;
-    }
-  }
-
   private documents(workspaceId: string): WorkspaceDocuments {
     let docs = this.byWorkspace.get(workspaceId);
     if (!docs) {
       const created = new WorkspaceDocuments({
         files: {
           read: (path) =>
-            this.onDaemon(workspaceId, (daemon) =>
+            this.deps.daemons.call(workspaceId, (daemon) =>
               daemon.request("fs.read", { path, maxBytes: MAX_COLLAB_FILE_BYTES }),
             ),
           write: (path, content, expectedHash) =>
-            this.onDaemon(workspaceId, (daemon) =>
+            this.deps.daemons.call(workspaceId, (daemon) =>
               daemon.request("fs.write", { path, content, expectedHash }),
             ),
         },
-        changes: this.deps.workspaces.fileFeed(workspaceId),
+        changes: this.deps.daemons.fileFeed(workspaceId),
         log: this.deps.log,
         rests: this.rests.of(workspaceId),
         idle: () => {

@@ -6,7 +6,8 @@ import WebSocket from "ws";
 import * as Y from "yjs";
 import { daemonWorkspace } from "../agent/workspace/workspace-port";
 import { execIn, joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
-import { collabSocket, type OpenDocument, openDocument, until } from "./testing/collab-client";
+import { until } from "../testing/until";
+import { collabSocket, type OpenDocument, openDocument } from "./testing/collab-client";
 
 /** Live documents through the real service, a real workspace container and its daemon. */
 describe("live co-editing of a workspace file", () => {
@@ -178,7 +179,7 @@ describe("live co-editing of a workspace file", () => {
     typeAt(person, 1, "typed just now\n");
     // The service has the typing; the disk will get it only after the write-back delay.
     await until(() => !person.provider.hasUnsyncedChanges, "the service has the typing");
-    const workspace = daemonWorkspace(t.service.workspaces, id, t.service.collab);
+    const workspace = daemonWorkspace(t.service.daemons, id, t.service.collab);
     const call = (tool: string, args: Record<string, unknown>) =>
       workspace.executeTool(
         {

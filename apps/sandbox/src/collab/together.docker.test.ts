@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daemonWorkspace } from "../agent/workspace/workspace-port";
 import { daemonCommand } from "../daemon/daemon-connection";
 import { execIn, joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
-import { collabSocket, type OpenDocument, openDocument, until } from "./testing/collab-client";
+import { until } from "../testing/until";
+import { collabSocket, type OpenDocument, openDocument } from "./testing/collab-client";
 
 /** While this file exists in the container, the daemon holds a checked write before it replaces the file. */
 const HOLD = "/tmp/coder-hold-writes";
@@ -86,7 +87,7 @@ describe("people, the agent and a shell changing one file together", () => {
     await Promise.all([synced(owner), synced(editor)]);
     const ownerTyping = keepTyping(owner, 0, "o");
     const editorTyping = keepTyping(editor, 1, "e");
-    const workspace = daemonWorkspace(t.service.workspaces, id, t.service.collab);
+    const workspace = daemonWorkspace(t.service.daemons, id, t.service.collab);
     const call = (tool: string, args: Record<string, unknown>) =>
       workspace.executeTool(
         {

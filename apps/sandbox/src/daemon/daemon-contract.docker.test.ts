@@ -107,7 +107,7 @@ describe("a workspace whose daemon breaks the contract", () => {
   for (const method of Object.keys(daemonMethods) as DaemonMethod[]) {
     it(`refuses a malformed and an oversized answer to ${method} with one log line each, and serves the next call`, async () => {
       expect(answers[method]?.oversize, `${method} declares no bound on its answer`).toBeDefined();
-      const daemon = t.service.workspaces.daemon(ws);
+      const daemon = t.service.daemons.connection(ws);
       const params = sampleOf(daemonMethods[method].params) as never;
       const refusedLine = `refused a malformed answer to ${method} (`;
       for (const mode of ["malformed", "oversized"]) {
@@ -126,12 +126,12 @@ describe("a workspace whose daemon breaks the contract", () => {
 
   it("drops every notification that breaks the contract with one log line each, reaching no one", async () => {
     const changes: unknown[] = [];
-    const feed = t.service.workspaces.fileFeed(ws);
+    const feed = t.service.daemons.fileFeed(ws);
     const stop = new AbortController();
     void (async () => {
       for await (const event of feed.subscribe(null, stop.signal)) changes.push(event);
     })().catch(() => undefined);
-    const daemon = t.service.workspaces.daemon(ws);
+    const daemon = t.service.daemons.connection(ws);
     for (const mode of ["malformed", "oversized"]) {
       await answerWith(`notify-${mode}`);
       await daemon.request("ping", {});

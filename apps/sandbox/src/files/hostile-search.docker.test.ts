@@ -66,7 +66,7 @@ describe("a workspace whose daemon floods or breaks find in files", () => {
       (await execIn(t.instance, ws, ["cp", "/workspace/fake-daemon.js", "/tmp/fake-daemon.js"])).code,
     ).toBe(0);
     // The next call starts the stand-in.
-    t.service.workspaces.daemon(ws).reset();
+    t.service.daemons.connection(ws).reset();
   });
   afterAll(async () => {
     await t?.close();

@@ -7,7 +7,7 @@ import {
   type TextQuery,
 } from "@coder/protocol";
 import { DaemonCallError, DaemonUnavailableError } from "../daemon/daemon-connection";
-import type { SearchMatchesBatch, WorkspaceService } from "../workspaces/workspace-service";
+import type { DaemonPool, SearchMatchesBatch } from "../daemon/daemon-pool";
 
 /** At most `budget` matches of `files`, in order. */
 function firstMatches(files: FileMatches[], budget: number): FileMatches[] {
@@ -30,12 +30,12 @@ const count = (files: FileMatches[]) => files.reduce((n, f) => n + f.matches.len
  * so a hostile daemon cannot make the service hold or send more.
  */
 export async function* streamSearch(
-  workspaces: WorkspaceService,
+  daemons: DaemonPool,
   workspaceId: string,
   query: TextQuery,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<SearchEvent> {
-  const daemon = await workspaces.runningDaemon(workspaceId);
+  const daemon = await daemons.running(workspaceId);
   const searchId = randomUUID();
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -64,7 +64,7 @@ export async function* streamSearch(
     }
     wake?.();
   };
-  const stopListening = workspaces.onSearchMatches(workspaceId, searchId, onBatch);
+  const stopListening = daemons.onSearchMatches(workspaceId, searchId, onBatch);
   type Outcome = { summary: SearchSummary } | { error: unknown };
   let outcome: Outcome | undefined;
   const answer = daemon

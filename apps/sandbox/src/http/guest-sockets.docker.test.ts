@@ -1,7 +1,6 @@
 import { AccessCloseCode } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { until } from "../collab/testing/collab-client";
 import { connectLsp } from "../lsp/testing/lsp-client";
 import {
   execIn,
@@ -12,6 +11,7 @@ import {
   trpcClient,
   waitForStatus,
 } from "../testing/harness";
+import { until } from "../testing/until";
 
 /** Guests log in through real share links and open the service's real socket routes. */
 describe("what a guest's terminal and language server sockets may do", () => {

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Workspace, workspaceId } from "@coder/protocol";
 import { match } from "path-to-regexp";
 import { type Principal, type Role, roleAllows, roleOn } from "../auth/principal";
-import { WorkspaceError, type WorkspaceService } from "../workspaces/workspace-service";
+import { WorkspaceError } from "../workspaces/workspace-error";
+import type { WorkspaceService } from "../workspaces/workspace-service";
 import { json, plain } from "./http-answers";
 import { HttpRefusal, httpRefusalOf } from "./http-errors";
 

@@ -9,6 +9,7 @@ import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
 import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
+import type { DaemonPool } from "../daemon/daemon-pool";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
@@ -17,6 +18,7 @@ import { TerminalDirectory } from "../terminal/terminal-directory";
 import { CallSlots } from "../trpc/call-slots";
 import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
+import type { WorkspaceImports } from "../workspaces/workspace-imports";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { FailureBackoff } from "./failure-backoff";
 import { hostAllowed } from "./host-check";
@@ -33,6 +35,8 @@ import { SocketRouter } from "./socket-routes";
 export interface ServerDeps {
   auth: AuthService;
   workspaces: WorkspaceService;
+  workspaceImports: WorkspaceImports;
+  daemons: DaemonPool;
   imports: WorkspaceImporter;
   agent: AgentService;
   collab: CollabService;
@@ -119,6 +123,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         presence,
         talk: deps.talk,
         workspaces,
+        daemons: deps.daemons,
+        workspaceImports: deps.workspaceImports,
         terminals,
         imports: deps.imports,
         agent,

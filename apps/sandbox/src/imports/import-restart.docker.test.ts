@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runningJobConfigs } from "../docker/testing/engine-probes";
 import {
@@ -16,15 +15,8 @@ import {
   trpcClient,
   waitForStatus,
 } from "../testing/harness";
+import { until } from "../testing/until";
 import { type GitServer, makeRepository, startGitServer } from "./testing/git-server";
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await sleep(100);
-  }
-}
 
 describe("a service killed while it clones a repository", () => {
   const instance = newInstance();
@@ -59,16 +51,20 @@ describe("a service killed while it clones a repository", () => {
       name: "cut off",
       source: { type: "git", url: `${server.url}/slow/sizable.git`, submodules: false },
     });
-    await until("the clone's progress", async () => {
-      const ws = await api.workspace.get.query({ workspaceId: id });
-      return ws.import?.progress?.phase === "receiving";
-    });
+    await until(
+      async () => {
+        const ws = await api.workspace.get.query({ workspaceId: id });
+        return ws.import?.progress?.phase === "receiving";
+      },
+      "the clone's progress",
+      60_000,
+    );
     expect(await runningJobConfigs(instance)).toHaveLength(1);
 
     first.child.kill("SIGKILL");
     await new Promise((r) => first.child.once("exit", r));
     // The job sees its stdin end with the service and stops; the engine removes it.
-    await until("the clone job's end", async () => (await runningJobConfigs(instance)).length === 0, 10_000);
+    await until(async () => (await runningJobConfigs(instance)).length === 0, "the clone job's end", 10_000);
 
     const second = await spawnService(env);
     child = second.child;

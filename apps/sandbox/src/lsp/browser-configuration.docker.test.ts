@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../collab/testing/collab-client";
 import { execIn, joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { until } from "../testing/until";
 import { connectLsp, type LspSocketClient } from "./testing/lsp-client";
 
 /** pylsp's pylint plugin told to run python3 on the open document: its text arrives on stdin (`-`). */

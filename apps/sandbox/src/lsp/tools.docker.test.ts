@@ -10,8 +10,8 @@ describe("the lsp_* tools in a workspace", () => {
   let id: string;
   let calls = 0;
   const run = (tool: string, args: Record<string, unknown>) =>
-    t.service.workspaces
-      .daemon(id)
+    t.service.daemons
+      .connection(id)
       .request("tools.execute", { tool, args, sessionId: "lsp", callId: `c${calls++}` });
 
   beforeAll(async () => {

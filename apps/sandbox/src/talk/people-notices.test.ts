@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { until } from "../collab/testing/collab-client";
+import { until } from "../testing/until";
 import { type PeopleNotice, PeopleNotices } from "./people-notices";
 import type { Speaker } from "./speaker";
 

@@ -1,6 +1,5 @@
 import { TALK_MAX_CHARS, TALK_RATE_MESSAGES, type TalkLine, type TalkUpdate } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../collab/testing/collab-client";
 import { createPostgresDatabase } from "../db/testing/test-database";
 import {
   joinShare,
@@ -12,6 +11,7 @@ import {
   waitForStatus,
 } from "../testing/harness";
 import { subscriptionEvents } from "../testing/trpc-sse";
+import { until } from "../testing/until";
 
 /** A person's live view of the talk: every line and the latest setting, as `talk.watch` sends them. */
 function watchTalk(url: string, cookie: string, workspaceId: string, signal: AbortSignal) {

@@ -1,7 +1,7 @@
 import { MAX_CALLS_PER_BATCH } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../collab/testing/collab-client";
 import { execIn, joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { until } from "../testing/until";
 
 const FLOOD_BATCHES = 15;
 

@@ -12,11 +12,13 @@ import type { AuditClient } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
+import type { DaemonPool } from "../daemon/daemon-pool";
 import { NamedError } from "../errors/named-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
 import type { TalkService } from "../talk/talk-service";
 import type { TerminalDirectory } from "../terminal/terminal-directory";
+import type { WorkspaceImports } from "../workspaces/workspace-imports";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import type { CallSlots } from "./call-slots";
 import { mappedError } from "./trpc-error-codes";
@@ -30,9 +32,13 @@ export interface Context {
   /** The people's talk of each workspace. */
   talk: TalkService;
   workspaces: WorkspaceService;
+  /** Each running workspace's daemon, and the notifications it routes (file changes, search batches). */
+  daemons: DaemonPool;
+  /** Retried git imports and uploads unpacked into a running workspace. */
+  workspaceImports: WorkspaceImports;
   /** The terminals (tmux sessions) open in each workspace. */
   terminals: TerminalDirectory;
-  /** Fills workspaces from repositories and uploads. */
+  /** Checks and prepares the source a new workspace is filled from (a git URL, an upload). */
   imports: WorkspaceImporter;
   agent: AgentService;
   shares: ShareLinks;
@@ -246,7 +252,7 @@ export function workspaceProcedure(role: Role) {
 /** Like `workspaceProcedure`, for calls that go to the workspace's daemon: it must be running, and `ctx.daemon` is its connection. */
 export function runningWorkspaceProcedure(role: Role) {
   return workspaceProcedure(role).use(async ({ ctx, next }) =>
-    next({ ctx: { daemon: await ctx.workspaces.runningDaemon(ctx.workspaceId) } }),
+    next({ ctx: { daemon: await ctx.daemons.running(ctx.workspaceId) } }),
   );
 }
 

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { ServiceError, serviceErrorKinds } from "../errors/service-error";
-import { WorkspaceError } from "../workspaces/workspace-service";
+import { WorkspaceError } from "../workspaces/workspace-error";
 import { mappedError, trpcCodeOf } from "./trpc-error-codes";
 
 describe("the tRPC answer of a service error", () => {

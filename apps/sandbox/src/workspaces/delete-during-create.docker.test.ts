@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TRPCClient } from "@trpc/client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { until } from "../collab/testing/collab-client";
 import { containerRuns, workspaceLeftovers } from "../docker/testing/engine-probes";
 import {
   login,
@@ -17,6 +16,7 @@ import {
   trpcClient,
   waitForStatus,
 } from "../testing/harness";
+import { until } from "../testing/until";
 import type { AppRouter } from "../trpc/router";
 
 /**

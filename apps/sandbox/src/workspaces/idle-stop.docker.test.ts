@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectEvents } from "../agent/testing/event-view";
 import { type ScriptedAgent, startScriptedAgent } from "../agent/testing/scripted-agent";
 import { sessionEventStream } from "../agent/testing/sse-events";
-import { collabSocket, openDocument, until } from "../collab/testing/collab-client";
+import { collabSocket, openDocument } from "../collab/testing/collab-client";
 import {
   joinShare,
   openTerminal,
@@ -13,6 +13,7 @@ import {
   trpcClient,
   waitForStatus,
 } from "../testing/harness";
+import { until } from "../testing/until";
 
 const IDLE_SECONDS = 3;
 

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Workspace } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../collab/testing/collab-client";
 import { createPostgresDatabase } from "../db/testing/test-database";
 import { type GitServer, makeRepository, startGitServer } from "../imports/testing/git-server";
 import { type SharedPlace, sharedPlace, waitForStatus } from "../testing/harness";
+import { until } from "../testing/until";
 
 describe("two service instances on one PostgreSQL database, one of them cloning a repository", () => {
   let server: GitServer;

@@ -2,29 +2,22 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type {
   CreateWorkspaceInput,
-  FileChange,
-  FileMatches,
   ImportOrigin,
-  ImportProgress,
-  UnpackReport,
   Workspace,
   WorkspaceEvent,
   WorkspaceStatus,
 } from "@coder/protocol";
 import type { ServiceInstance } from "../cluster/service-instance";
-import { DaemonConnection, type DaemonOptions } from "../daemon/daemon-connection";
+import type { DaemonPool } from "../daemon/daemon-pool";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
 import type { ContainerState, WorkspaceDriver } from "../driver/workspace-driver";
-import { ServiceError } from "../errors/service-error";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
-import { ImportError } from "../imports/import-error";
 import { type ImportRecord, readImportRecord } from "../imports/import-record";
 import type { PreparedSource, WorkspaceImporter } from "../imports/workspace-importer";
 import { saveTerminalScreens } from "../terminal/tmux-session";
 import { WorkspaceActivity } from "./activity";
-import { CallListeners } from "./call-listeners";
 import {
   CreationCancelled,
   CreationRuns,
@@ -35,19 +28,8 @@ import {
 import { SharedTransients, type Transient } from "./shared-transients";
 import { WorkspaceTombstones } from "./tombstones";
 import { WarmPool } from "./warm-pool";
-
-/** A batch of a search's matches, or word that the daemon sent one the contract refused. */
-export type SearchMatchesBatch = FileMatches[] | { malformed: true };
-
-/** A workspace request that cannot be served as asked; the message says why, for a person. */
-export class WorkspaceError extends ServiceError {}
-
-export interface FileChangeBatch {
-  changes: FileChange[];
-}
-
-/** How often, at most, an import's progress is published while its phase stays the same. */
-const PROGRESS_INTERVAL_MS = 250;
+import { WorkspaceError } from "./workspace-error";
+import { WorkspaceImports } from "./workspace-imports";
 
 const INTERRUPTED = "the import was interrupted when the service stopped; retry it or delete the workspace";
 
@@ -70,16 +52,13 @@ function newWorkspaceId(): string {
 export class WorkspaceService {
   readonly events = new Feed<WorkspaceEvent>(500);
   private readonly transient = new Map<string, Transient>();
-  private readonly daemons = new Map<string, DaemonConnection>();
-  private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
-  private readonly toolProgress = new CallListeners<Record<string, unknown>>();
-  private readonly searchMatches = new CallListeners<SearchMatchesBatch>();
   private readonly stopWatching = new AbortController();
   /** Spare workspaces made ahead, which `create` claims when one fits. */
   readonly pool: WarmPool;
   /** When each workspace was last used, for the idle stopper (idle-stopper.ts). */
   readonly activity = new WorkspaceActivity();
-  private readonly progressPublished = new Map<string, number>();
+  /** Fills from git URLs and uploads; made here, as it needs the lifecycle's own steps (below). */
+  readonly imports: WorkspaceImports;
   /** Transient states as the other instances see them (and theirs as this one does). */
   private readonly shared: SharedTransients;
   /** Creations and starts under way here, which a delete cancels. */
@@ -92,8 +71,8 @@ export class WorkspaceService {
     private readonly driver: WorkspaceDriver,
     private readonly image: string,
     private readonly log: (line: string) => void,
-    /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
-    private readonly daemonOptions: DaemonOptions,
+    /** The workspaces' daemons: connected once a workspace runs, reset when it stops. */
+    private readonly daemons: DaemonPool,
     /** Fills new workspaces from a git URL or an upload (imports/). */
     private readonly importer: WorkspaceImporter,
     /** Changes are announced to the other instances on the database, and theirs heard. */
@@ -117,12 +96,30 @@ export class WorkspaceService {
       image,
       log,
       newId: newWorkspaceId,
-      connect: (id) => this.daemon(id).ensure(),
-      disconnect: (id) => {
-        this.daemons.get(id)?.close();
-        this.daemons.delete(id);
-      },
+      connect: (id) => daemons.connection(id).ensure(),
+      disconnect: (id) => daemons.disconnect(id),
       engineBusy: () => [...this.transient.values()].some((t) => t.status !== "error"),
+    });
+    this.imports = new WorkspaceImports({
+      db,
+      importer,
+      daemons,
+      log,
+      lifecycle: {
+        row: (id) => this.row(id),
+        get: (id) => this.get(id),
+        assertIdle: (row) => this.assertIdle(row),
+        transient: (id) => this.transient.get(id),
+        keepTransient: (id, t) => this.transient.set(id, t),
+        setTransient: (id, t) => this.setTransient(id, t),
+        bringUpFilled: (id, fill) => {
+          void this.bringUp(id, async (signal) => {
+            await fill(signal);
+            await this.checkpoint(id, signal);
+            await this.driver.start(id, signal);
+          });
+        },
+      },
     });
   }
 
@@ -156,7 +153,8 @@ export class WorkspaceService {
     for (const row of rows) {
       const state = states.get(row.id) ?? "missing";
       if (state === "running")
-        this.daemon(row.id)
+        this.daemons
+          .connection(row.id)
           .ensure()
           .catch((err) => this.log(`daemon ${row.id}: ${err.message}`));
       if (state === "stopped" && row.desired_state === "running") {
@@ -169,7 +167,7 @@ export class WorkspaceService {
   async close(): Promise<void> {
     await this.pool.close();
     this.stopWatching.abort();
-    for (const d of this.daemons.values()) d.close();
+    this.daemons.close();
   }
 
   private async followEngine(): Promise<void> {
@@ -177,9 +175,10 @@ export class WorkspaceService {
     while (!signal.aborted) {
       try {
         for await (const event of this.driver.events(signal)) {
-          if (event.state !== "running") this.daemons.get(event.workspaceId)?.reset();
+          if (event.state !== "running") this.daemons.reset(event.workspaceId);
           else if (this.daemons.has(event.workspaceId) || !this.transient.has(event.workspaceId)) {
-            this.daemon(event.workspaceId)
+            this.daemons
+              .connection(event.workspaceId)
               .ensure()
               .catch((err) => this.log(`daemon ${event.workspaceId}: ${err.message}`));
           }
@@ -309,7 +308,8 @@ export class WorkspaceService {
     if (spare) {
       // Connected already, unless the service has just started; a spare whose container stopped
       // meanwhile is started like any workspace.
-      await this.daemon(spare)
+      await this.daemons
+        .connection(spare)
         .ensure()
         .catch(() => {
           void this.putTransient(spare, { status: "starting" });
@@ -332,7 +332,7 @@ export class WorkspaceService {
         if (fill) await this.importer.release(fill.prepared);
         throw err;
       }
-      if (fill) await this.fillVolume(id, fill.prepared, false, signal);
+      if (fill) await this.imports.fillVolume(id, fill.prepared, false, signal);
       await this.checkpoint(id, signal);
       await this.driver.start(id, signal);
     });
@@ -349,8 +349,8 @@ export class WorkspaceService {
       try {
         await steps(signal);
         await this.checkpoint(id, signal);
-        this.daemons.get(id)?.reset();
-        await unlessAborted(this.daemon(id).ensure(), signal, id);
+        this.daemons.reset(id);
+        await unlessAborted(this.daemons.connection(id).ensure(), signal, id);
         await this.checkpoint(id, signal);
         this.activity.touch(id);
         await this.setTransient(id, undefined);
@@ -387,113 +387,6 @@ export class WorkspaceService {
     } catch (err) {
       this.log(`workspace ${id}: ${(err as Error).message}`);
     }
-  }
-
-  /**
-   * Fills the volume of workspace `id` from a prepared source and records the outcome in its row.
-   * Its container and volume must exist (running or not): a separate step, so a workspace taken
-   * from elsewhere (a pool) is filled the same way. `clean` empties the volume first.
-   */
-  async fillVolume(
-    id: string,
-    prepared: PreparedSource,
-    clean: boolean,
-    signal?: AbortSignal,
-  ): Promise<void> {
-    const row = await this.row(id).catch(async (err) => {
-      await this.importer.release(prepared);
-      throw err;
-    });
-    const record = readImportRecord(row.import_record);
-    if (!record) throw new WorkspaceError("precondition", "this workspace was not made to be filled");
-    const save = (next: ImportRecord) =>
-      this.db
-        .updateTable("workspaces")
-        .set({ import_record: JSON.stringify(next) })
-        .where("id", "=", id)
-        .execute();
-    let report: UnpackReport | undefined;
-    try {
-      report = await this.importer.fill(id, row.image, prepared, {
-        clean,
-        onProgress: (progress) => this.reportProgress(id, progress),
-        ...(signal ? { signal } : {}),
-      });
-    } catch (err) {
-      const detail =
-        err instanceof ImportError ? err.message : `the import failed: ${(err as Error).message}`;
-      await save({ origin: record.origin, state: "failed", detail });
-      throw new ImportError(detail, err instanceof ImportError ? err.kind : undefined);
-    }
-    await save({ origin: record.origin, state: "done", ...(report ? { report } : {}) });
-  }
-
-  /** Runs a failed git import again into an emptied volume; a private repository needs its token again. */
-  async retryImport(id: string, token: string | undefined): Promise<Workspace> {
-    const workspace = await this.get(id);
-    const origin = workspace.import?.origin;
-    if (workspace.import?.state !== "failed" || !origin)
-      throw new WorkspaceError("precondition", "only a failed import can be retried");
-    if (origin.type !== "git")
-      throw new WorkspaceError(
-        "precondition",
-        "an upload cannot be retried: delete this workspace and upload the archive again",
-      );
-    if (origin.private && !token)
-      throw new WorkspaceError(
-        "precondition",
-        "this repository was cloned with a token: give the token again",
-      );
-    await this.assertIdle(await this.row(id));
-    const { url, ref, depth, submodules } = origin;
-    const prepared: PreparedSource = {
-      type: "git",
-      source: { type: "git", url, ref, depth, submodules, ...(token ? { token } : {}) },
-    };
-    // A token given now makes the next retry ask for it too.
-    const retried = { ...origin, private: origin.private || token !== undefined };
-    await this.db
-      .updateTable("workspaces")
-      .set({ import_record: JSON.stringify({ origin: retried, state: "running" } satisfies ImportRecord) })
-      .where("id", "=", id)
-      .execute();
-    const creating = await this.setTransient(id, { status: "creating" });
-    void this.bringUp(id, async (signal) => {
-      await this.fillVolume(id, prepared, true, signal);
-      await this.checkpoint(id, signal);
-      await this.driver.start(id, signal);
-    });
-    return creating ?? this.get(id);
-  }
-
-  /** Unpacks the caller's upload into a folder of a running workspace (files dropped on the tree). */
-  async unpackUpload(
-    id: string,
-    upload: { uploadId: string; owner: string; into: string },
-  ): Promise<UnpackReport> {
-    const row = await this.row(id);
-    await this.runningDaemon(id);
-    return this.importer.unpackUpload(id, row.image, upload);
-  }
-
-  /**
-   * Puts an import's progress on the workspace; published at most every 250 ms within a phase,
-   * and always at a phase's start and end.
-   */
-  private reportProgress(id: string, progress: ImportProgress): void {
-    const t = this.transient.get(id);
-    if (t?.status !== "creating") return;
-    const next = { ...t, progress };
-    this.transient.set(id, next);
-    const now = Date.now();
-    const samePhase = t.progress?.phase === progress.phase;
-    // A phase's end (100 %) always shows, so a bar never stops short of full before the next phase.
-    const ended = progress.percent === 100;
-    if (samePhase && !ended && now - (this.progressPublished.get(id) ?? 0) < PROGRESS_INTERVAL_MS) return;
-    this.progressPublished.set(id, now);
-    this.putTransient(id, next)
-      .then(() => this.publishUpsert(id))
-      .catch((err) => this.log(`workspace ${id}: ${(err as Error).message}`));
   }
 
   async start(id: string): Promise<Workspace> {
@@ -550,7 +443,7 @@ export class WorkspaceService {
       .where("id", "=", id)
       .execute();
     await this.setTransient(id, { status: "stopping" });
-    this.daemons.get(id)?.reset();
+    this.daemons.reset(id);
     try {
       await saveTerminalScreens(this.driver, id);
       await this.driver.stop(id);
@@ -589,14 +482,13 @@ export class WorkspaceService {
 
   /** Removes everything of the workspace, then its row and tombstone, and tells everyone. */
   private async finishDelete(id: string): Promise<void> {
-    this.daemons.get(id)?.close();
-    this.daemons.delete(id);
+    this.daemons.disconnect(id);
     await this.driver.remove(id);
     await this.tombstones.finish(id);
     this.transient.delete(id);
     this.activity.forget(id);
-    this.progressPublished.delete(id);
-    this.fileFeeds.delete(id);
+    this.imports.forget(id);
+    this.daemons.forget(id);
     this.events.publish({ type: "deleted", workspaceId: id });
     this.announce(id);
   }
@@ -628,71 +520,5 @@ export class WorkspaceService {
     const t = this.transient.get(row.id) ?? this.shared.read(row, await this.shared.liveFor([row]));
     if (t && t.status !== "error")
       throw new WorkspaceError("busy", `the workspace is ${t.status}; wait a moment`);
-  }
-
-  /** The daemon of a running workspace (connecting lazily). */
-  daemon(id: string): DaemonConnection {
-    let d = this.daemons.get(id);
-    if (!d) {
-      d = new DaemonConnection(
-        this.driver,
-        id,
-        {
-          "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
-          "tools.progress": ({ callId, update }) => this.toolProgress.route(id, callId, update),
-          "search.matches": ({ searchId, files }) => this.searchMatches.route(id, searchId, files),
-          // Which search a refused batch was for is not to be trusted: every search running there ends.
-          refused: (method) => {
-            if (method === "search.matches") this.searchMatches.routeToAll(id, { malformed: true });
-          },
-        },
-        this.log,
-        this.daemonOptions,
-      );
-      this.daemons.set(id, d);
-    }
-    return d;
-  }
-
-  /** The daemon of a workspace that must be running; a clear error otherwise. */
-  async runningDaemon(id: string): Promise<DaemonConnection> {
-    const workspace = await this.get(id);
-    if (workspace.status !== "running") {
-      throw new WorkspaceError(
-        "precondition",
-        `workspace "${workspace.name}" is ${workspace.status}; start it first`,
-      );
-    }
-    return this.daemon(id);
-  }
-
-  /**
-   * Follows the `tools.progress` notifications of one call of one workspace until the returned
-   * stop; another workspace's daemon cannot reach it, even knowing the call's id.
-   */
-  onToolProgress(
-    workspaceId: string,
-    callId: string,
-    listener: (update: Record<string, unknown>) => void,
-  ): () => void {
-    return this.toolProgress.listen(workspaceId, callId, listener);
-  }
-
-  /** Follows the `search.matches` notifications of one search of one workspace until the returned stop. */
-  onSearchMatches(
-    workspaceId: string,
-    searchId: string,
-    listener: (batch: SearchMatchesBatch) => void,
-  ): () => void {
-    return this.searchMatches.listen(workspaceId, searchId, listener);
-  }
-
-  fileFeed(id: string): Feed<FileChangeBatch> {
-    let feed = this.fileFeeds.get(id);
-    if (!feed) {
-      feed = new Feed<FileChangeBatch>(500);
-      this.fileFeeds.set(id, feed);
-    }
-    return feed;
   }
 }

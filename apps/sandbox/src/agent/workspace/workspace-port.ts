@@ -1,11 +1,7 @@
 import type { DaemonRequests, ToolDefinition, ToolsExecuteResult, TurnDiff } from "@coder/protocol";
 import { builtinFacts, filesReached } from "@coder/tools";
-import {
-  DaemonCallError,
-  type DaemonConnection,
-  DaemonUnavailableError,
-} from "../../daemon/daemon-connection";
-import type { WorkspaceService } from "../../workspaces/workspace-service";
+import { DaemonCallError, type DaemonConnection } from "../../daemon/daemon-connection";
+import type { DaemonPool } from "../../daemon/daemon-pool";
 
 export interface DaemonToolCall {
   tool: string;
@@ -87,24 +83,14 @@ function union(a: readonly string[] | "any", b: readonly string[] | "any"): read
 }
 
 /**
- * The workspace's daemon, reached through the workspace service. Calls go straight to the daemon
+ * The workspace's daemon, reached through the daemon pool. Calls go straight to the daemon
  * (asking the engine whether the container runs would cost more than the call); when it cannot
  * be reached, the workspace's state explains why (stopped, missing). A tool call first flushes
  * the live documents and, if it may change files, merges them right after.
  */
-export function daemonWorkspace(
-  workspaces: WorkspaceService,
-  workspaceId: string,
-  live?: LiveFiles,
-): WorkspacePort {
-  const call = async <T>(run: (daemon: DaemonConnection) => Promise<T>): Promise<T> => {
-    try {
-      return await run(workspaces.daemon(workspaceId));
-    } catch (error) {
-      if (error instanceof DaemonUnavailableError) await workspaces.runningDaemon(workspaceId);
-      throw error;
-    }
-  };
+export function daemonWorkspace(daemons: DaemonPool, workspaceId: string, live?: LiveFiles): WorkspacePort {
+  const call = <T>(run: (daemon: DaemonConnection) => Promise<T>): Promise<T> =>
+    daemons.call(workspaceId, run);
   return {
     listTools: (filter) => call(async (daemon) => (await daemon.request("tools.list", filter)).tools),
     executeTool: (request, onProgress, signal, prompter) =>
@@ -118,7 +104,7 @@ export function daemonWorkspace(
           changes === "any" || changes.length > 0
             ? live?.agentChanging(workspaceId, changes, prompter)
             : undefined;
-        const stop = workspaces.onToolProgress(workspaceId, request.callId, onProgress);
+        const stop = daemons.onToolProgress(workspaceId, request.callId, onProgress);
         try {
           return await daemon.request("tools.execute", request, signal);
         } finally {

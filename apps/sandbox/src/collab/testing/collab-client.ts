@@ -3,19 +3,6 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/pro
 import WebSocket from "ws";
 import * as Y from "yjs";
 
-/** Polls until `check` holds (no fixed sleeps in tests). */
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** One tab's collaboration socket, as a browser opens it (with the login cookie and the Origin). */
 export function collabSocket(url: string, cookie: string, workspaceId: string): HocuspocusProviderWebsocket {
   class CookieWebSocket extends WebSocket {

@@ -9,7 +9,8 @@
  */
 import { createInterface } from "node:readline";
 import { COLLAB_TEXT } from "@coder/protocol";
-import { collabSocket, type OpenDocument, openDocument, until } from "./collab-client";
+import { until } from "../../testing/until";
+import { collabSocket, type OpenDocument, openDocument } from "./collab-client";
 import {
   type EditorAnswer,
   type EditorOptions,

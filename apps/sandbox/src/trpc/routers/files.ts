@@ -62,7 +62,7 @@ export const filesRouter = router({
   search: workspaceProcedure("viewer")
     .input(searchInput)
     .subscription(({ ctx, input, signal }) =>
-      withMappedErrors(streamSearch(ctx.workspaces, input.workspaceId, input.query, signal)),
+      withMappedErrors(streamSearch(ctx.daemons, input.workspaceId, input.query, signal)),
     ),
   /** Replaces every match in the given files through the editor's write path; answers what undo needs. */
   replace: runningWorkspaceProcedure("editor")
@@ -80,7 +80,7 @@ export const filesRouter = router({
   unpack: workspaceProcedure("editor")
     .input(unpackInput)
     .mutation(({ ctx, input }) =>
-      ctx.workspaces.unpackUpload(input.workspaceId, {
+      ctx.workspaceImports.unpackUpload(input.workspaceId, {
         uploadId: input.uploadId,
         owner: ctx.principal.sessionId,
         into: input.path,
@@ -94,11 +94,11 @@ export const filesRouter = router({
     .input(changesInput)
     .subscription(async function* ({ ctx, input, signal }) {
       await ctx.workspaces.get(input.workspaceId);
-      ctx.workspaces
-        .daemon(input.workspaceId)
+      ctx.daemons
+        .connection(input.workspaceId)
         .ensure()
         .catch(() => undefined);
-      for await (const e of ctx.workspaces.fileFeed(input.workspaceId).subscribe(input.lastEventId, signal)) {
+      for await (const e of ctx.daemons.fileFeed(input.workspaceId).subscribe(input.lastEventId, signal)) {
         if (e.kind === "resync") yield tracked("resync", { changes: [], resync: true });
         else yield tracked(e.item.id, { changes: e.item.data.changes, resync: false });
       }

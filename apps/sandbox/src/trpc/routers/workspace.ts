@@ -40,7 +40,7 @@ export const workspaceRouter = router({
   retryImport: workspaceProcedure("owner")
     .input(retryImportInput)
     .mutation(async ({ ctx, input }) => {
-      const workspace = await ctx.workspaces.retryImport(input.workspaceId, input.token);
+      const workspace = await ctx.workspaceImports.retryImport(input.workspaceId, input.token);
       recordAct(ctx, {
         action: "workspace.imported",
         workspaceId: input.workspaceId,

@@ -1,0 +1,149 @@
+import type { FileChange, FileMatches, WorkspaceStatus } from "@coder/protocol";
+import type { WorkspaceDriver } from "../driver/workspace-driver";
+import { ServiceError } from "../errors/service-error";
+import { Feed } from "../events/feed";
+import { CallListeners } from "./call-listeners";
+import { DaemonConnection, type DaemonOptions, DaemonUnavailableError } from "./daemon-connection";
+
+/** A batch of a search's matches, or word that the daemon sent one the contract refused. */
+export type SearchMatchesBatch = FileMatches[] | { malformed: true };
+
+export interface FileChangeBatch {
+  changes: FileChange[];
+}
+
+/**
+ * What the pool asks the workspaces' lifecycle (a floor above it): a workspace's name and status,
+ * throwing when there is no such workspace.
+ */
+export type WorkspaceLookup = (id: string) => Promise<{ name: string; status: WorkspaceStatus }>;
+
+export interface DaemonPoolDeps {
+  /** Opens each daemon in its workspace's container. */
+  driver: WorkspaceDriver;
+  log: (line: string) => void;
+  /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
+  options: DaemonOptions;
+  workspace: WorkspaceLookup;
+}
+
+/**
+ * The daemon connection of each workspace, and where the daemons' notifications go: file changes
+ * into the workspace's feed, a tool's progress and a search's matches to whoever follows that call
+ * in that workspace.
+ */
+export class DaemonPool {
+  private readonly connections = new Map<string, DaemonConnection>();
+  private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
+  private readonly toolProgress = new CallListeners<Record<string, unknown>>();
+  private readonly searchMatches = new CallListeners<SearchMatchesBatch>();
+
+  constructor(private readonly deps: DaemonPoolDeps) {}
+
+  /** The daemon of a workspace (connecting lazily), whatever the workspace's state. */
+  connection(id: string): DaemonConnection {
+    let d = this.connections.get(id);
+    if (!d) {
+      d = new DaemonConnection(
+        this.deps.driver,
+        id,
+        {
+          "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
+          "tools.progress": ({ callId, update }) => this.toolProgress.route(id, callId, update),
+          "search.matches": ({ searchId, files }) => this.searchMatches.route(id, searchId, files),
+          // Which search a refused batch was for is not to be trusted: every search running there ends.
+          refused: (method) => {
+            if (method === "search.matches") this.searchMatches.routeToAll(id, { malformed: true });
+          },
+        },
+        this.deps.log,
+        this.deps.options,
+      );
+      this.connections.set(id, d);
+    }
+    return d;
+  }
+
+  /** The daemon of a workspace that must be running; a clear error otherwise. */
+  async running(id: string): Promise<DaemonConnection> {
+    const workspace = await this.deps.workspace(id);
+    if (workspace.status !== "running") {
+      throw new ServiceError(
+        "precondition",
+        `workspace "${workspace.name}" is ${workspace.status}; start it first`,
+      );
+    }
+    return this.connection(id);
+  }
+
+  /**
+   * Runs `call` on the workspace's daemon straight away: asking the engine first whether the
+   * container runs would cost each call more than the call. When the daemon cannot be reached, the
+   * workspace's state explains why (stopped, missing).
+   */
+  async call<T>(id: string, call: (daemon: DaemonConnection) => Promise<T>): Promise<T> {
+    try {
+      return await call(this.connection(id));
+    } catch (error) {
+      if (error instanceof DaemonUnavailableError) await this.running(id);
+      throw error;
+    }
+  }
+
+  /** Whether this workspace's daemon was asked for since it was last forgotten. */
+  has(id: string): boolean {
+    return this.connections.has(id);
+  }
+
+  /** The container stopped or is starting again: the next call reconnects. */
+  reset(id: string): void {
+    this.connections.get(id)?.reset();
+  }
+
+  /** Closes the workspace's daemon and drops its connection (a spare removed, a workspace deleted). */
+  disconnect(id: string): void {
+    this.connections.get(id)?.close();
+    this.connections.delete(id);
+  }
+
+  /** The workspace is gone: its daemon and its file changes with it. */
+  forget(id: string): void {
+    this.disconnect(id);
+    this.fileFeeds.delete(id);
+  }
+
+  /**
+   * Follows the `tools.progress` notifications of one call of one workspace until the returned
+   * stop; another workspace's daemon cannot reach it, even knowing the call's id.
+   */
+  onToolProgress(
+    workspaceId: string,
+    callId: string,
+    listener: (update: Record<string, unknown>) => void,
+  ): () => void {
+    return this.toolProgress.listen(workspaceId, callId, listener);
+  }
+
+  /** Follows the `search.matches` notifications of one search of one workspace until the returned stop. */
+  onSearchMatches(
+    workspaceId: string,
+    searchId: string,
+    listener: (batch: SearchMatchesBatch) => void,
+  ): () => void {
+    return this.searchMatches.listen(workspaceId, searchId, listener);
+  }
+
+  /** The workspace's file changes as its daemon reports them (`fs.changed`). */
+  fileFeed(id: string): Feed<FileChangeBatch> {
+    let feed = this.fileFeeds.get(id);
+    if (!feed) {
+      feed = new Feed<FileChangeBatch>(500);
+      this.fileFeeds.set(id, feed);
+    }
+    return feed;
+  }
+
+  close(): void {
+    for (const d of this.connections.values()) d.close();
+  }
+}
