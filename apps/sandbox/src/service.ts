@@ -6,13 +6,14 @@ import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
+import { UserAdmin } from "./auth/user-admin";
 import { joinCluster } from "./cluster/join-cluster";
 import { CollabService } from "./collab/collab-service";
 import type { Config } from "./config";
 import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
-import { openDatabase } from "./db/database";
+import { type Db, openDatabase } from "./db/database";
 import { createServer } from "./http/server";
 import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
@@ -20,6 +21,7 @@ import { PresenceBoard } from "./presence/presence-board";
 import { PresenceShare } from "./presence/presence-share";
 import { TalkService } from "./talk/talk-service";
 import { IdleStopper } from "./workspaces/idle-stopper";
+import { UserLimits } from "./workspaces/user-limits";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
 export interface RunningService {
@@ -34,6 +36,8 @@ export interface RunningService {
   /** This process among the instances on the database (it owns the turns it runs). */
   instanceId: string;
   collab: CollabService;
+  /** The service's database (tests make accounts on it). */
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -67,6 +71,11 @@ export async function startService(
   const uploads = new UploadStore(path.join(config.dataDir, "uploads"), config.imports.maxBytes);
   await uploads.init();
   const imports = new WorkspaceImporter(driver, uploads, { ...config.imports, allow: config.egressAllow });
+  const limits = new UserLimits(db, config.defaultLimits, {
+    memoryMb: config.limits.memoryBytes / (1024 * 1024),
+    cpus: config.limits.nanoCpus / 1e9,
+    diskMb: config.disk.workspaceMb,
+  });
   const workspaces = new WorkspaceService(
     db,
     driver,
@@ -77,6 +86,7 @@ export async function startService(
     cluster.bus,
     config.warmPool,
     cluster.instance,
+    limits,
   );
   await workspaces.init();
   const collab = new CollabService({ workspaces, log });
@@ -113,6 +123,14 @@ export async function startService(
     collab,
     presence,
     talk,
+    people: new UserAdmin({
+      db,
+      limits,
+      listWorkspaces: () => workspaces.list(),
+      revokeShares: (id) => auth.shares.revokeWorkspace(id),
+      stopWorkspace: (id) => workspaces.stop(id),
+      log,
+    }),
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
@@ -140,6 +158,7 @@ export async function startService(
     agent,
     instanceId: cluster.instance.id,
     collab,
+    db,
     async close() {
       await sweeper.stop();
       await idleStopper.stop();

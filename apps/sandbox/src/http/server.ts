@@ -5,6 +5,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import type { UserAdmin } from "../auth/user-admin";
 import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
@@ -38,6 +39,8 @@ export interface ServerDeps {
   presence: PresenceBoard;
   /** The people's talk of each workspace. */
   talk: TalkService;
+  /** The administration of people and of every workspace (admins only). */
+  people: UserAdmin;
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
@@ -119,6 +122,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         imports: deps.imports,
         agent,
         shares: auth.shares,
+        people: deps.people,
         origin,
         lspServers: deps.lspServers,
         log,

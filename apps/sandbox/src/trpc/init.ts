@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
+import type { UserAdmin } from "../auth/user-admin";
 import { NamedError } from "../errors/named-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
@@ -34,6 +35,8 @@ export interface Context {
   imports: WorkspaceImporter;
   agent: AgentService;
   shares: ShareLinks;
+  /** The administration of the service's people (admins only). */
+  people: UserAdmin;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
   origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
@@ -53,7 +56,8 @@ export const INTERNAL_ERROR_MESSAGE = "something went wrong in the service; its 
  * no one workspace (the role then comes from `serviceRole`).
  */
 export interface Access {
-  role: Role;
+  /** `admin`: a user whose site role is admin, beyond any workspace role. */
+  role: Role | "admin";
   on: "workspace" | "session" | "service";
 }
 
@@ -100,6 +104,7 @@ const t = initTRPC
   });
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 
 /** Turns errors from the layers below into tRPC errors whose message a person can act on. */
 const mapErrors = t.middleware(async ({ next }) => {
@@ -161,7 +166,17 @@ export const signedInProcedure = base
 export const ownerProcedure = base.meta({ access: { role: "owner", on: "service" } }).use(({ ctx, next }) => {
   authorize(ctx.principal, "owner", null);
   const { principal } = ctx;
-  if (principal.kind !== "user") throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
+  if (principal.kind !== "user")
+    throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
+  return next({ ctx: { principal } });
+});
+
+/** Only a signed-in user whose site role is admin (the administration of people and all workspaces). */
+export const adminProcedure = base.meta({ access: { role: "admin", on: "service" } }).use(({ ctx, next }) => {
+  const { principal } = ctx;
+  if (principal.kind !== "user" || principal.siteRole !== "admin") {
+    throw new TRPCError({ code: "FORBIDDEN", message: "only an admin may do that" });
+  }
   return next({ ctx: { principal } });
 });
 
