@@ -22,7 +22,7 @@ export interface WorkspaceSize {
 /** Limits when CODER_DEFAULT_LIMITS leaves one out: room for a person's everyday work on one machine. */
 export const DEFAULT_LIMITS: Limits = { workspaces: 10, running: 3, memoryMb: 8192, cpus: 8, diskMb: 51200 };
 
-const count = z.number().int().min(0).max(1_000_000);
+const count = z.number().int().min(0).max(1_000_000_000);
 
 /** Some or all of the limits; an admin's override of a user stores this (users.limits). */
 export const limitsOverride = z
@@ -31,7 +31,7 @@ export const limitsOverride = z
     running: count,
     memoryMb: count,
     cpus: z.number().min(0).max(100_000),
-    diskMb: count.max(1_000_000_000),
+    diskMb: count,
   })
   .partial()
   .strict();
