@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { AdminLink } from "../admin/AdminLink";
 import { LogoutButton } from "../session/LogoutButton";
 import { CreateWorkspaceForm } from "./CreateWorkspaceForm";
 import { useWorkspaceEvents } from "./use-workspace-events";
@@ -23,6 +24,7 @@ export function WorkspaceList() {
         <h1 className={styles.title}>coder</h1>
         <span className={styles.subtitle}>Workspaces</span>
         <span className={styles.spacer} />
+        <AdminLink />
         <LogoutButton />
       </header>
       {owner && <CreateWorkspaceForm />}
