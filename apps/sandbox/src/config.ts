@@ -1,6 +1,7 @@
 import path from "node:path";
 import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
+import { defaultLimitsSchema, type Limits } from "./limits/limits";
 import { type EgressAllowEntry, egressAllowSchema } from "./net/egress-allow-list";
 
 /** true/false, 1/0, yes/no, on/off in any case; anything else stops the start with the variable's name. */
@@ -61,6 +62,8 @@ const envSchema = z.object({
   CODER_STATE_DISK_MB: z.coerce.number().int().min(16).optional(),
   /** Host folder of the disk images, as the engine sees it; default `<engine data root>/coder-disks`. */
   CODER_DISK_DIR: z.string().startsWith("/", "must be an absolute path").optional(),
+  /** What each person may hold (limits/limits.ts), unless an admin gives them their own. */
+  CODER_DEFAULT_LIMITS: defaultLimitsSchema,
   /** Workspaces made ahead so a create answers at once (workspaces/warm-pool.ts); 0: none. */
   CODER_WARM_POOL: z.coerce.number().int().min(0).max(32).default(2),
   /** A workspace nothing has used for this long is stopped (workspaces/idle-stopper.ts); 0: never. */
@@ -143,6 +146,8 @@ export type Config = {
   limits: { memoryBytes: number; nanoCpus: number; pidsLimit: number };
   /** Sizes in MB (workspaceMb 0: no quota) and the host folder of the images. */
   disk: { workspaceMb: number; stateMb: number; dir?: string };
+  /** What each person may hold unless an admin set their own limits. */
+  defaultLimits: Limits;
   /** How many spare workspaces the warm pool keeps ready. */
   warmPool: number;
   /** Seconds without use after which a workspace is stopped; 0: never. */
@@ -198,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       stateMb: e.CODER_STATE_DISK_MB ?? Math.min(1024, Math.max(16, Math.floor(e.CODER_DISK_MB / 4))),
       dir: e.CODER_DISK_DIR,
     },
+    defaultLimits: e.CODER_DEFAULT_LIMITS,
     warmPool: e.CODER_WARM_POOL,
     idleStopSeconds: e.CODER_IDLE_STOP_SECONDS,
     secureCookies: e.CODER_SECURE_COOKIES,

@@ -8,6 +8,7 @@ import { AuditLog } from "./audit/audit-log";
 import { RetentionPurge } from "./audit/retention-purge";
 import { AuthService } from "./auth/auth-service";
 import { SessionSweeper } from "./auth/session-sweeper";
+import { UserAdmin } from "./auth/user-admin";
 import { joinCluster } from "./cluster/join-cluster";
 import { CollabService } from "./collab/collab-service";
 import type { Config } from "./config";
@@ -15,7 +16,7 @@ import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DaemonPool } from "./daemon/daemon-pool";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
-import { openDatabase } from "./db/database";
+import { type Db, openDatabase } from "./db/database";
 import { createServer } from "./http/server";
 import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
@@ -23,6 +24,7 @@ import { PresenceBoard } from "./presence/presence-board";
 import { PresenceShare } from "./presence/presence-share";
 import { TalkService } from "./talk/talk-service";
 import { IdleStopper } from "./workspaces/idle-stopper";
+import { UserLimits } from "./workspaces/user-limits";
 import { WorkspaceService } from "./workspaces/workspace-service";
 
 export interface RunningService {
@@ -41,6 +43,8 @@ export interface RunningService {
   collab: CollabService;
   /** The audit trail. */
   audit: AuditLog;
+  /** The service's database (tests make accounts on it). */
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -87,6 +91,11 @@ export async function startService(
     // Asked only once a caller needs a running workspace, long after `workspaces` exists.
     workspace: (id) => workspaces.get(id),
   });
+  const limits = new UserLimits(db, config.defaultLimits, {
+    memoryMb: config.limits.memoryBytes / (1024 * 1024),
+    cpus: config.limits.nanoCpus / 1e9,
+    diskMb: config.disk.workspaceMb,
+  });
   const workspaces = new WorkspaceService(
     db,
     driver,
@@ -97,6 +106,7 @@ export async function startService(
     cluster.bus,
     config.warmPool,
     cluster.instance,
+    limits,
   );
   await workspaces.init();
   const collab = new CollabService({ workspaces, daemons, log });
@@ -137,6 +147,14 @@ export async function startService(
     presence,
     talk,
     audit,
+    people: new UserAdmin({
+      db,
+      limits,
+      listWorkspaces: () => workspaces.list(),
+      revokeShares: (id) => auth.shares.revokeWorkspace(id),
+      stopWorkspace: (id) => workspaces.stop(id),
+      log,
+    }),
     driver,
     webUpstream: config.webUpstream,
     allowedOrigins: config.allowedOrigins,
@@ -167,6 +185,7 @@ export async function startService(
     instanceId: cluster.instance.id,
     collab,
     audit,
+    db,
     async close() {
       await sweeper.stop();
       await retention.stop();

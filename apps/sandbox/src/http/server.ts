@@ -7,6 +7,7 @@ import { clientOf } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import type { UserAdmin } from "../auth/user-admin";
 import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { DaemonPool } from "../daemon/daemon-pool";
@@ -46,6 +47,8 @@ export interface ServerDeps {
   talk: TalkService;
   /** The audit trail (audit/audit-log.ts). */
   audit: AuditLog;
+  /** The administration of people and of every workspace (admins only). */
+  people: UserAdmin;
   driver: WorkspaceDriver;
   webUpstream?: string;
   allowedOrigins: string[];
@@ -129,6 +132,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         imports: deps.imports,
         agent,
         shares: auth.shares,
+        people: deps.people,
         origin,
         lspServers: deps.lspServers,
         log,

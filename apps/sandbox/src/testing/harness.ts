@@ -89,9 +89,13 @@ export interface TestService {
 
 /**
  * Test services keep no warm pool unless a test asks for one (CODER_WARM_POOL): spares filling in
- * the background would add containers and load that the other tests neither expect nor need.
+ * the background would add containers and load that the other tests neither expect nor need. Their
+ * people's limits are out of the way unless a test sets its own (workspaces/user-limits.ts).
  */
-const TEST_SERVICE_ENV = { CODER_WARM_POOL: "0" };
+const TEST_SERVICE_ENV = {
+  CODER_WARM_POOL: "0",
+  CODER_DEFAULT_LIMITS: "workspaces=1000,running=1000,memoryMb=10000000,cpus=10000,diskMb=100000000",
+};
 
 /**
  * The configuration of a service under test: the test image, its own data folder and container

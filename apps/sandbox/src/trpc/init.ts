@@ -12,6 +12,7 @@ import type { AuditClient } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
+import type { UserAdmin } from "../auth/user-admin";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import { NamedError } from "../errors/named-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
@@ -42,6 +43,8 @@ export interface Context {
   imports: WorkspaceImporter;
   agent: AgentService;
   shares: ShareLinks;
+  /** The administration of the service's people (admins only). */
+  people: UserAdmin;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
   origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
@@ -64,7 +67,8 @@ export const INTERNAL_ERROR_MESSAGE = "something went wrong in the service; its 
  * no one workspace (the role then comes from `serviceRole`).
  */
 export interface Access {
-  role: Role;
+  /** `admin`: a user whose site role is admin, beyond any workspace role. */
+  role: Role | "admin";
   on: "workspace" | "session" | "service";
 }
 
@@ -111,6 +115,7 @@ const t = initTRPC
   });
 
 export const router = t.router;
+export const mergeRouters = t.mergeRouters;
 
 /** Turns errors from the layers below into tRPC errors whose message a person can act on. */
 const mapErrors = t.middleware(async ({ next }) => {
@@ -174,6 +179,15 @@ export const ownerProcedure = base.meta({ access: { role: "owner", on: "service"
   const { principal } = ctx;
   if (principal.kind !== "user")
     throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
+  return next({ ctx: { principal } });
+});
+
+/** Only a signed-in user whose site role is admin (the administration of people and all workspaces). */
+export const adminProcedure = base.meta({ access: { role: "admin", on: "service" } }).use(({ ctx, next }) => {
+  const { principal } = ctx;
+  if (principal.kind !== "user" || principal.siteRole !== "admin") {
+    throw new TRPCError({ code: "FORBIDDEN", message: "only an admin may do that" });
+  }
   return next({ ctx: { principal } });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Role } from "../auth/principal";
+import { Accounts } from "../auth/accounts";
+import { SESSION_COOKIE } from "../auth/http-auth";
 import { joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import type { Access } from "./init";
 import { appRouter } from "./router";
@@ -23,7 +24,7 @@ function procedures(): { path: string; type: ProcedureType; access: Access | und
  * The issue's role table, procedure by procedure. A procedure missing here fails the first test,
  * so a new one cannot slip in without a decision. `service`: needs no one workspace.
  */
-const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
+const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "workspace.list": "viewer on service",
   "audit.list": "owner on service",
   "workspace.events": "viewer on service",
@@ -78,9 +79,16 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "talk.watch": "viewer on workspace",
   "talk.send": "viewer on workspace",
   "talk.setViewersMayWrite": "owner on workspace",
+  // The administration of people and of every workspace: site admins only.
+  "user.list": "admin on service",
+  "user.update": "admin on service",
+  "user.delete": "admin on service",
+  "admin.workspaces": "admin on service",
+  "workspace.transfer": "admin on service",
 };
 
-const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };
+/** A site admin may do everything an owner may, and administer the service. */
+const RANK: Record<Access["role"], number> = { viewer: 0, editor: 1, owner: 2, admin: 3 };
 
 /** The first SSE event after tRPC's `connected`: its name and data. */
 async function firstEvent(body: ReadableStream<Uint8Array>): Promise<{ event: string; data: string }> {
@@ -136,8 +144,24 @@ function errorCode(body: unknown): string {
 
 describe("who may call each procedure", () => {
   let t: TestService;
+  let memberCookie = "";
+  let suspendedCookie = "";
   beforeAll(async () => {
     t = await startTestService();
+    const accounts = new Accounts(t.service.db);
+    const member = await accounts.create({
+      email: "mia@example.com",
+      displayName: "Mia",
+      siteRole: "member",
+    });
+    memberCookie = `${SESSION_COOKIE}=${(await t.service.auth.createSession(member.id)).cookie}`;
+    const gone = await accounts.create({ email: "sam@example.com", displayName: "Sam", siteRole: "admin" });
+    suspendedCookie = `${SESSION_COOKIE}=${(await t.service.auth.createSession(gone.id)).cookie}`;
+    await t.service.db
+      .updateTable("users")
+      .set({ suspended_at: new Date().toISOString() })
+      .where("id", "=", gone.id)
+      .execute();
   });
   afterAll(async () => {
     await t?.close();
@@ -169,11 +193,17 @@ describe("who may call each procedure", () => {
    * Each caller with the role it holds on the workspace every call names (null: none). Guests
    * are walked below, on a workspace of their own.
    */
-  const callers: { who: string; cookie: (t: TestService) => string | undefined; role: Role | null }[] = [
+  const callers: {
+    who: string;
+    cookie: (t: TestService) => string | undefined;
+    role: Access["role"] | null;
+  }[] = [
     { who: "no session", cookie: () => undefined, role: null },
     { who: "a forged session", cookie: () => "coder_session=forged", role: null },
     { who: "a malformed session cookie", cookie: () => "coder_session=%E0%A4%A", role: null },
-    { who: "the owner", cookie: (t) => t.cookie, role: "owner" },
+    { who: "the first admin", cookie: (t) => t.cookie, role: "admin" },
+    { who: "a member", cookie: () => memberCookie, role: "owner" },
+    { who: "a suspended admin", cookie: () => suspendedCookie, role: null },
   ];
 
   for (const caller of callers) {

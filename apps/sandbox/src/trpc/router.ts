@@ -1,4 +1,5 @@
-import { router } from "./init";
+import { mergeRouters, router } from "./init";
+import { adminRouter, workspaceTransferRouter } from "./routers/admin";
 import { auditRouter } from "./routers/audit";
 import { filesRouter } from "./routers/files";
 import { lspRouter } from "./routers/lsp";
@@ -8,10 +9,11 @@ import { shareRouter } from "./routers/share";
 import { talkRouter } from "./routers/talk";
 import { terminalRouter } from "./routers/terminal";
 import { toolsRouter } from "./routers/tools";
+import { userRouter } from "./routers/user";
 import { workspaceRouter } from "./routers/workspace";
 
 export const appRouter = router({
-  workspace: workspaceRouter,
+  workspace: mergeRouters(workspaceRouter, workspaceTransferRouter),
   files: filesRouter,
   tools: toolsRouter,
   session: sessionRouter,
@@ -22,6 +24,8 @@ export const appRouter = router({
   terminal: terminalRouter,
   talk: talkRouter,
   audit: auditRouter,
+  user: userRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

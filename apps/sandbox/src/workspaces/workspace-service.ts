@@ -27,6 +27,7 @@ import {
 } from "./creation-runs";
 import { SharedTransients, type Transient } from "./shared-transients";
 import { WorkspaceTombstones } from "./tombstones";
+import type { UserLimits } from "./user-limits";
 import { WarmPool } from "./warm-pool";
 import { WorkspaceError } from "./workspace-error";
 import { WorkspaceImports } from "./workspace-imports";
@@ -81,6 +82,8 @@ export class WorkspaceService {
     warmPool = 0,
     /** This process among the instances on the database: transient states are shared with the others. */
     instance?: ServiceInstance,
+    /** What each owner may hold; a create or start past it is refused (none: no limits). */
+    private readonly limits?: Pick<UserLimits, "admitCreate" | "admitStart">,
   ) {
     this.shared = new SharedTransients(db, instance, log);
     this.tombstones = new WorkspaceTombstones(db);
@@ -277,6 +280,11 @@ export class WorkspaceService {
     ownerId: string,
     fill?: { prepared: PreparedSource; origin: ImportOrigin },
   ): Promise<Workspace> {
+    // Before a spare is claimed: a claimed spare counts like a new workspace.
+    await this.limits?.admitCreate(ownerId).catch(async (err) => {
+      if (fill) await this.importer.release(fill.prepared);
+      throw err;
+    });
     const id = await this.claimOrMake(input, ownerId, fill);
     const workspace = await this.publishUpsert(id);
     if (!workspace) throw new WorkspaceError("not_found", `workspace ${id} vanished while being created`);
@@ -398,6 +406,7 @@ export class WorkspaceService {
         "precondition",
         "its import did not finish: retry the import or delete the workspace",
       );
+    if (row.owner_id) await this.limits?.admitStart(row.owner_id, id);
     await this.db
       .updateTable("workspaces")
       .set({ desired_state: "running", idle_stopped_at: null })
@@ -418,6 +427,7 @@ export class WorkspaceService {
       throw new WorkspaceError("precondition", "its owner stopped it: only the owner can start it again");
     }
     await this.assertIdle(row);
+    if (row.owner_id) await this.limits?.admitStart(row.owner_id, id);
     const claimed = await this.db
       .updateTable("workspaces")
       .set({ desired_state: "running", idle_stopped_at: null })

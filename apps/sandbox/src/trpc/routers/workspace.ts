@@ -20,6 +20,8 @@ export const workspaceRouter = router({
   whoami: signedInProcedure.query(({ ctx }) => ({
     kind: ctx.principal.kind,
     name: displayName(ctx.principal),
+    // Only an admin is offered the administration page.
+    admin: ctx.principal.kind === "user" && ctx.principal.siteRole === "admin",
   })),
   get: workspaceProcedure("viewer").query(({ ctx, input }) => ctx.workspaces.get(input.workspaceId)),
   /** Who the caller is on this workspace, so the page offers only what their role allows. */

@@ -8,6 +8,7 @@ import { errorCode, errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { LeaveButton } from "../access/LeaveButton";
 import { WorkspaceAccessProvider } from "../access/workspace-access";
+import { AdminLink } from "../admin/AdminLink";
 import { PresenceList } from "../presence/PresenceList";
 import { PresenceContext } from "../presence/presence-context";
 import { usePresence } from "../presence/use-presence";
@@ -68,6 +69,7 @@ export function WorkspaceIde({ workspaceId }: { workspaceId: string }) {
             Download
           </a>
         )}
+        {access?.kind === "user" && <AdminLink />}
         {access?.role === "owner" && <ShareButton workspaceId={workspaceId} ref={share} />}
         {access?.kind === "guest" ? <LeaveButton workspaceName={workspace?.name} /> : <LogoutButton />}
       </header>

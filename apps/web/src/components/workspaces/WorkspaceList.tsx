@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import { AdminLink } from "../admin/AdminLink";
 import { LogoutButton } from "../session/LogoutButton";
 import { CreateWorkspaceForm } from "./CreateWorkspaceForm";
 import { useWorkspaceEvents } from "./use-workspace-events";
@@ -25,6 +26,7 @@ export function WorkspaceList() {
         <span className={styles.subtitle}>Workspaces</span>
         <span className={styles.spacer} />
         {owner && <Link href="/audit">Audit</Link>}
+        <AdminLink />
         <LogoutButton />
       </header>
       {owner && <CreateWorkspaceForm />}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { limitsOverride } from "../../limits/limits";
+import { adminProcedure, router } from "../init";
+
+/** A user id as the service makes them (a UUID; the first admin's is a fixed word). */
+export const userId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "that is not a user id");
+
+/** The administration of people (admins only): who there is, their role, limits and suspension. */
+export const userRouter = router({
+  /** Every user with role, suspension, when they came and were last seen, workspace count and limits. */
+  list: adminProcedure.query(({ ctx }) => ctx.people.list()),
+  /** Changes what is given; `limits: null` puts the user back on CODER_DEFAULT_LIMITS. */
+  update: adminProcedure
+    .input(
+      z.object({
+        userId,
+        role: z.enum(["admin", "member"]).optional(),
+        limits: limitsOverride.nullable().optional(),
+        suspended: z.boolean().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => {
+      const { userId: id, ...change } = input;
+      return ctx.people.update(id, change);
+    }),
+  /** Deletes an account that owns no workspace. */
+  delete: adminProcedure.input(z.object({ userId })).mutation(async ({ ctx, input }) => {
+    await ctx.people.remove(input.userId);
+    return { ok: true as const };
+  }),
+});

@@ -1,0 +1,5 @@
+import { AdminPage } from "../../components/admin/AdminPage";
+
+export default function AdministrationPage() {
+  return <AdminPage />;
+}
