@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Workspace, workspaceId } from "@coder/protocol";
 import { match } from "path-to-regexp";
-import { type Principal, type Role, roleAllows, roleOn } from "../auth/principal";
+import { type Principal, type Role, roleAllows, serviceRole } from "../auth/principal";
+import type { WorkspaceRoles } from "../auth/workspace-roles";
 import { WorkspaceError, type WorkspaceService } from "../workspaces/workspace-service";
 import { json, plain } from "./http-answers";
 import { HttpRefusal, httpRefusalOf } from "./http-errors";
@@ -19,7 +20,7 @@ export interface RouteCall {
 /**
  * Who may call a route, checked before its handler runs:
  * - `anyone`: no session looked up (login, share links, health, tRPC whose procedures check their own);
- * - `signed-in`: a session whose role somewhere (the owner's, or a guest's on their workspace) is
+ * - `signed-in`: a session whose role somewhere (any user's, or a guest's on their workspace) is
  *   at least `role`;
  * - `workspace`: at least `role` on the workspace the path's `:workspaceId` names, which must exist.
  * `doing` names the act in the refusal ("uploading needs the editor role; you are viewer").
@@ -49,11 +50,15 @@ export type HttpRoute = RouteAccess & {
 export interface HttpRouterDeps {
   principalOf(req: IncomingMessage): Promise<Principal | null>;
   workspaces: WorkspaceService;
+  roles: WorkspaceRoles;
 }
 
-/** The role a principal holds somewhere: the owner's, or a guest's on their one workspace. */
+/**
+ * The role a principal holds somewhere: a user's on the service (they may make workspaces of
+ * their own), a guest's on their one workspace.
+ */
 function bestRole(principal: Principal): Role {
-  return principal.kind === "user" ? "owner" : principal.role;
+  return principal.kind === "user" ? serviceRole(principal) : principal.role;
 }
 
 /**
@@ -117,7 +122,7 @@ export class HttpRouter {
     const id = workspaceId.safeParse(call.params.workspaceId);
     if (!id.success) throw new HttpRefusal(404, "no such workspace");
     // The role first: a guest learns nothing about workspaces that are not theirs.
-    const role = roleOn(principal, id.data);
+    const role = await this.deps.roles.of(principal, id.data);
     if (role === null) throw new HttpRefusal(403, "you have no access to that workspace");
     if (!roleAllows(role, route.role))
       throw new HttpRefusal(403, `${route.doing} needs the ${route.role} role; you are ${role}`);

@@ -2,6 +2,7 @@ import { router } from "./init";
 import { filesRouter } from "./routers/files";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
+import { profileRouter } from "./routers/profile";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
 import { talkRouter } from "./routers/talk";
@@ -20,6 +21,7 @@ export const appRouter = router({
   presence: presenceRouter,
   terminal: terminalRouter,
   talk: talkRouter,
+  profile: profileRouter,
 });
 
 export type AppRouter = typeof appRouter;
