@@ -87,7 +87,9 @@ export class WorkspaceRoles {
     const users = [...new Set(pairs.map((p) => p.userId))];
     const workspaces = [...new Set(pairs.map((p) => p.workspaceId))];
     const rows = await this.db
-      .selectFrom(["workspaces as w", "users as u"])
+      .selectFrom("workspaces as w")
+      // Every held user beside every held workspace; the pairs not held are a few extra rows.
+      .innerJoin("users as u", (j) => j.on("u.id", "in", users))
       .leftJoin("workspace_members as m", (j) =>
         j.onRef("m.workspace_id", "=", "w.id").onRef("m.user_id", "=", "u.id"),
       )
@@ -103,7 +105,6 @@ export class WorkspaceRoles {
           .as("held"),
       ])
       .where("w.id", "in", workspaces)
-      .where("u.id", "in", users)
       .execute();
     // SQLite answers 0 or 1, PostgreSQL a boolean.
     return new Map(rows.map((r) => [pairKey(r), Boolean(Number(r.held))]));
