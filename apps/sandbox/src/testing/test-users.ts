@@ -3,9 +3,9 @@ import { Accounts } from "../auth/accounts";
 import { AuthService } from "../auth/auth-service";
 import { SESSION_COOKIE } from "../auth/http-auth";
 import type { SiteRole } from "../auth/principal";
-import { type Db, openDatabase } from "../db/database";
+import { type DatabaseSettings, type Db, openDatabase } from "../db/database";
 import type { AppRouter } from "../trpc/router";
-import { type TestService, trpcClient } from "./harness";
+import { trpcClient } from "./harness";
 
 /** A person with an account on a test service, signed in. */
 export interface TestUser {
@@ -24,12 +24,14 @@ export interface TestUser {
  */
 export class TestUsers {
   private constructor(
-    private readonly t: TestService,
+    private readonly url: string,
     readonly db: Db,
   ) {}
 
-  static async open(t: TestService): Promise<TestUsers> {
-    return new TestUsers(t, await openDatabase({ dataDir: t.dataDir }, () => undefined));
+  /** For the service at `url` on the database of `dataDir` (or `databaseUrl`). */
+  static async open(place: { url: string } & DatabaseSettings): Promise<TestUsers> {
+    const { url, dataDir, databaseUrl } = place;
+    return new TestUsers(url, await openDatabase({ dataDir, databaseUrl }, () => undefined));
   }
 
   async create(name: string, siteRole: SiteRole = "member"): Promise<TestUser> {
@@ -42,7 +44,7 @@ export class TestUsers {
   async signIn(userId: string, name: string, email: string): Promise<TestUser> {
     const { cookie: value } = await new AuthService(this.db).createSession(userId);
     const cookie = `${SESSION_COOKIE}=${value}`;
-    return { userId, name, email, cookie, api: trpcClient(this.t.url, cookie) };
+    return { userId, name, email, cookie, api: trpcClient(this.url, cookie) };
   }
 
   /** Suspends the account (as an admin would): its sessions stop signing anyone in. */
