@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitForStatus } from "../apps/sandbox/src/testing/harness";
 import { type TestUser, TestUsers } from "../apps/sandbox/src/testing/test-users";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
@@ -21,9 +22,7 @@ describe("sharing a workspace with a person by name, in Chromium", () => {
     bob = await users.create("Bob");
     vera = await users.create("Vera");
     workspaceId = (await bob.api.workspace.create.mutate({ name: "bobs-project" })).id;
-    await expect
-      .poll(async () => (await bob.api.workspace.get.query({ workspaceId })).status, { timeout: 60_000 })
-      .toBe("running");
+    await waitForStatus(bob.api, workspaceId, "running");
     await bob.api.files.write.mutate({ workspaceId, path: "notes.txt", content: "first line\n" });
   });
   afterAll(async () => {
