@@ -111,4 +111,20 @@ describe("sharing a workspace with a person by name", () => {
     expect(await vera.api.workspace.list.query()).toEqual([]);
     expect(await bob.api.share.people.query({ workspaceId })).toEqual([]);
   });
+
+  it("a person who renames themselves is shown under the new name, and may not take the owner's", async () => {
+    await bob.api.share.create.mutate({ workspaceId, role: "viewer", userId: vera.userId });
+    await vera.api.profile.update.mutate({ displayName: "Vera Rubin" });
+    expect(await vera.api.workspace.whoami.query()).toEqual({
+      kind: "user",
+      name: "Vera Rubin",
+      userId: vera.userId,
+      siteRole: "member",
+    });
+    expect((await bob.api.share.people.query({ workspaceId })).map((p) => p.name)).toEqual(["Vera Rubin"]);
+    expect((await vera.api.workspace.list.query())[0]?.owner?.name).toBe("Bob");
+    await expect(vera.api.profile.update.mutate({ displayName: "Оwner" })).rejects.toThrow(
+      /choose a name of your own/,
+    );
+  });
 });
