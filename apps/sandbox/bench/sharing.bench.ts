@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
-import { roleOn } from "../src/auth/principal";
 import {
   joinShare,
   openTerminal,
@@ -112,7 +111,7 @@ export async function run(): Promise<BenchResult[]> {
     const auth = t.service.auth;
     const check = async (cookie: string) => {
       const principal = await auth.session(cookieValue(cookie));
-      if (!principal || roleOn(principal, id) === null) throw new Error("the check refused");
+      if (!principal || (await auth.roles.of(principal, id)) === null) throw new Error("the check refused");
     };
     const call = (cookie: string) =>
       fetch(

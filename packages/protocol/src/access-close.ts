@@ -17,6 +17,8 @@ export const AccessCloseCode = {
   LinkRevoked: 4410,
   /** The guest's share link expired. */
   LinkExpired: 4411,
+  /** The owner stopped sharing the workspace with this person by name (`share.revoke`). */
+  ShareRevoked: 4412,
   /** The person has as many sockets of this kind open on the workspace as they may. */
   TooManySockets: 4429,
 } as const;
@@ -36,6 +38,10 @@ const refusals: Record<AccessCloseCode, AccessRefusal> = {
   [AccessCloseCode.NotRunning]: { message: "The workspace is not running.", retry: true },
   [AccessCloseCode.LinkRevoked]: { message: "This link was revoked.", retry: false },
   [AccessCloseCode.LinkExpired]: { message: "This link expired.", retry: false },
+  [AccessCloseCode.ShareRevoked]: {
+    message: "The owner stopped sharing this workspace with you.",
+    retry: false,
+  },
   [AccessCloseCode.TooManySockets]: {
     message: "Too many connections are open to this workspace; close some tabs or files.",
     retry: true,

@@ -2,9 +2,12 @@ import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { ConnectionRegistry } from "./connection-registry";
+import { NamedShares } from "./named-shares";
 import type { Principal } from "./principal";
+import { Profiles } from "./profiles";
 import { hashSecret, newSecret } from "./secrets";
 import { ShareLinks } from "./share-links";
+import { WorkspaceRoles } from "./workspace-roles";
 
 const SESSION_DAYS = 30;
 const TICKET_MINUTES = 15;
@@ -18,12 +21,21 @@ const TICKET_MINUTES = 15;
 export class AuthService {
   /** Share links and the guests who joined through them. */
   readonly shares: ShareLinks;
+  /** Each user's role on each workspace, from the database. */
+  readonly roles: WorkspaceRoles;
+  /** Workspaces shared with people by name. */
+  readonly members: NamedShares;
+  /** What people change about their own accounts. */
+  readonly profiles: Profiles;
 
   constructor(
     private readonly db: Db,
     readonly connections = new ConnectionRegistry(),
   ) {
     this.shares = new ShareLinks(db, connections);
+    this.roles = new WorkspaceRoles(db);
+    this.members = new NamedShares(db, connections);
+    this.profiles = new Profiles(db);
   }
 
   /** Makes the admin token at first start; returns it (to print once) or null when one exists. */
@@ -149,12 +161,20 @@ export class AuthService {
    * Closes the connections of sessions that no longer exist or have expired (guests also when
    * their link was revoked or expired); returns how many sessions that was. Sessions are deleted
    * by other processes too (`npm run token`), and expiry has no event, so the service runs this
-   * every fraction of a second: one query over the sessions that hold connections.
+   * every fraction of a second: one query over the sessions that hold connections. Then a user's
+   * connections on a workspace where they lost their role (a named share revoked on another
+   * instance) end too: one query over the (user, workspace) pairs held.
    */
   async endLostSessions(): Promise<number> {
     const guests = await this.shares.endLostGuests();
+    const users = await this.endLostUserSessions();
+    await this.endLostRoles();
+    return guests + users;
+  }
+
+  private async endLostUserSessions(): Promise<number> {
     const held = this.connections.sessionIds("user");
-    if (held.length === 0) return guests;
+    if (held.length === 0) return 0;
     const live = await this.db
       .selectFrom("login_sessions")
       .innerJoin("users", "users.id", "login_sessions.user_id")
@@ -166,7 +186,22 @@ export class AuthService {
     const alive = new Set(live.map((r) => r.id_hash));
     const lost = held.filter((id) => !alive.has(id));
     for (const id of lost) this.endConnections(id);
-    return guests + lost.length;
+    return lost.length;
+  }
+
+  private async endLostRoles(): Promise<void> {
+    const held = this.connections
+      .held()
+      .flatMap(({ principal, workspaceId }) =>
+        principal.kind === "user" ? [{ userId: principal.userId, workspaceId }] : [],
+      );
+    const still = await this.roles.stillHeld(held);
+    for (const pair of held) {
+      const holds = still.get(WorkspaceRoles.key(pair));
+      if (holds === true) continue;
+      const code = holds === false ? AccessCloseCode.ShareRevoked : AccessCloseCode.NoWorkspace;
+      this.members.endConnections(pair.userId, pair.workspaceId, code);
+    }
   }
 
   /** Deletes expired sessions and login tickets. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Principal, roleAllows, roleOn, serviceRole } from "./principal";
+import { guestRoleOn, type Principal, roleAllows, serviceRole } from "./principal";
 
 const owner: Principal = { kind: "user", sessionId: "s1", userId: "u1", name: "Owner", siteRole: "admin" };
 const viewer: Principal = {
@@ -12,16 +12,14 @@ const viewer: Principal = {
 };
 
 describe("a principal's role", () => {
-  it("makes the owner owner of every workspace and of the service", () => {
-    expect(roleOn(owner, "ws1")).toBe("owner");
-    expect(roleOn(owner, "anyotherworkspace")).toBe("owner");
+  it("lets every user make workspaces of their own (their role on each is the database's)", () => {
     expect(serviceRole(owner)).toBe("owner");
   });
 
   it("gives a guest their role on their one workspace and nothing on any other", () => {
-    expect(roleOn(viewer, "ws1")).toBe("viewer");
-    expect(roleOn({ ...viewer, role: "editor" }, "ws1")).toBe("editor");
-    expect(roleOn(viewer, "ws2")).toBeNull();
+    expect(guestRoleOn(viewer, "ws1")).toBe("viewer");
+    expect(guestRoleOn({ ...viewer, role: "editor" }, "ws1")).toBe("editor");
+    expect(guestRoleOn(viewer, "ws2")).toBeNull();
     expect(serviceRole(viewer)).toBe("viewer");
   });
 

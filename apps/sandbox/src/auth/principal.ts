@@ -1,6 +1,7 @@
 /**
  * Who a request or connection acts for, and the role that gives them on a workspace. A user signed
- * in with an account of their own (`accounts.ts`; `sessionId` is the stored hash of the cookie). A
+ * in with an account of their own (`accounts.ts`; `sessionId` is the stored hash of the cookie)
+ * holds a role on the workspaces they own, those shared with them by name, and, as an admin, on all. A
  * guest (a person who joined through a share link) has one role on exactly one workspace and none
  * anywhere else; a share link makes them (`share-links.ts`).
  */
@@ -29,10 +30,12 @@ export function roleAllows(role: Role, needed: Role): boolean {
   return RANK[role] >= RANK[needed];
 }
 
-/** The principal's role on `workspaceId`, or null when it may not see that workspace at all. */
-export function roleOn(principal: Principal, workspaceId: string): Role | null {
-  if (principal.kind === "user") return "owner";
-  return principal.workspaceId === workspaceId ? principal.role : null;
+/**
+ * A guest's role on `workspaceId` (their one workspace, or none). A user's role comes from the
+ * database (`workspace-roles.ts`): it changes while they stay signed in.
+ */
+export function guestRoleOn(guest: Extract<Principal, { kind: "guest" }>, workspaceId: string): Role | null {
+  return guest.workspaceId === workspaceId ? guest.role : null;
 }
 
 /** What a principal may do beyond any one workspace (create workspaces): users, never guests. */

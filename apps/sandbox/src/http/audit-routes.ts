@@ -17,11 +17,9 @@ export function auditRoutes(deps: { audit: AuditLog }): HttpRoute[] {
       path: "/api/audit",
       access: "signed-in",
       role: "owner",
+      admin: true,
       doing: "exporting the audit trail",
-      async handle({ res, url, principal }) {
-        if (principal.kind !== "user" || principal.siteRole !== "admin") {
-          throw new HttpRefusal(403, "only an administrator may export the audit trail");
-        }
+      async handle({ res, url }) {
         const format = url.searchParams.get("format") ?? "jsonl";
         if (format !== "jsonl") throw new HttpRefusal(400, "the only export format is jsonl (?format=jsonl)");
         const params = Object.fromEntries(url.searchParams);

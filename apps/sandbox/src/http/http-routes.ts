@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Workspace, workspaceId } from "@coder/protocol";
 import { match } from "path-to-regexp";
-import { type Principal, type Role, roleAllows, roleOn } from "../auth/principal";
+import { type Principal, type Role, roleAllows, serviceRole } from "../auth/principal";
+import type { WorkspaceRoles } from "../auth/workspace-roles";
 import { WorkspaceError } from "../workspaces/workspace-error";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { json, plain } from "./http-answers";
@@ -20,15 +21,15 @@ export interface RouteCall {
 /**
  * Who may call a route, checked before its handler runs:
  * - `anyone`: no session looked up (login, share links, health, tRPC whose procedures check their own);
- * - `signed-in`: a session whose role somewhere (the owner's, or a guest's on their workspace) is
- *   at least `role`;
+ * - `signed-in`: a session whose role somewhere (any user's, or a guest's on their workspace) is
+ *   at least `role`, and a site admin's when `admin` is set;
  * - `workspace`: at least `role` on the workspace the path's `:workspaceId` names, which must exist.
  * `doing` names the act in the refusal ("uploading needs the editor role; you are viewer").
  */
 type Access<Name, Granted> = { access: Name; handle(call: RouteCall & Granted): Promise<void> | void };
 type RouteAccess =
   | Access<"anyone", unknown>
-  | (Access<"signed-in", { principal: Principal }> & { role: Role; doing: string })
+  | (Access<"signed-in", { principal: Principal }> & { role: Role; doing: string; admin?: true })
   | (Access<"workspace", { principal: Principal; workspace: Workspace }> & { role: Role; doing: string });
 
 /**
@@ -50,11 +51,15 @@ export type HttpRoute = RouteAccess & {
 export interface HttpRouterDeps {
   principalOf(req: IncomingMessage): Promise<Principal | null>;
   workspaces: WorkspaceService;
+  roles: WorkspaceRoles;
 }
 
-/** The role a principal holds somewhere: the owner's, or a guest's on their one workspace. */
+/**
+ * The role a principal holds somewhere: a user's on the service (they may make workspaces of
+ * their own), a guest's on their one workspace.
+ */
 function bestRole(principal: Principal): Role {
-  return principal.kind === "user" ? "owner" : principal.role;
+  return principal.kind === "user" ? serviceRole(principal) : principal.role;
 }
 
 /**
@@ -113,12 +118,14 @@ export class HttpRouter {
       const role = bestRole(principal);
       if (!roleAllows(role, route.role))
         throw new HttpRefusal(403, `${route.doing} needs the ${route.role} role; you are ${role}`);
+      if (route.admin && (principal.kind !== "user" || principal.siteRole !== "admin"))
+        throw new HttpRefusal(403, `${route.doing} is for administrators only`);
       return route.handle({ ...call, principal });
     }
     const id = workspaceId.safeParse(call.params.workspaceId);
     if (!id.success) throw new HttpRefusal(404, "no such workspace");
     // The role first: a guest learns nothing about workspaces that are not theirs.
-    const role = roleOn(principal, id.data);
+    const role = await this.deps.roles.of(principal, id.data);
     if (role === null) throw new HttpRefusal(403, "you have no access to that workspace");
     if (!roleAllows(role, route.role))
       throw new HttpRefusal(403, `${route.doing} needs the ${route.role} role; you are ${role}`);

@@ -114,9 +114,13 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     maxBatchSize: MAX_CALLS_PER_BATCH,
     createContext: async ({ req, res, info }) => {
       const caller = await principal(req);
-      // A subscription stays open: register it, so ending the session ends the stream.
+      // A subscription stays open: register it, so ending the session ends the stream, and tag it
+      // with its workspace once known, so ending the caller's role there ends it too.
+      let subscribedTo: ((workspaceId: string) => void) | null = null;
       if (caller && info.type === "subscription") {
-        res.once("close", auth.connections.add(caller, responseConnection(res)));
+        const connection = responseConnection(res);
+        res.once("close", auth.connections.add(caller, connection));
+        subscribedTo = (workspaceId) => auth.connections.tag(caller, connection, workspaceId);
       }
       // The Host was checked against the allowed hosts above, so it is safe to put into a link.
       const origin = `${deps.secureCookies ? "https" : "http"}://${req.headers.host}`;
@@ -133,6 +137,10 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         agent,
         shares: auth.shares,
         people: deps.people,
+        members: auth.members,
+        roles: auth.roles,
+        profiles: auth.profiles,
+        subscribedTo,
         origin,
         lspServers: deps.lspServers,
         log,
@@ -159,7 +167,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       log,
     }),
     SERVICE_PATHS,
-    { principalOf: principal, workspaces },
+    { principalOf: principal, workspaces, roles: auth.roles },
   );
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -200,6 +208,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       principalOf: principal,
       workspaces,
       connections: auth.connections,
+      roles: auth.roles,
     },
   );
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -3,7 +3,8 @@ import type { Duplex } from "node:stream";
 import { AccessCloseCode, accessRefusal, workspaceId } from "@coder/protocol";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { ConnectionRegistry } from "../auth/connection-registry";
-import { type Principal, type Role, roleAllows, roleOn, WRITE_ROLE } from "../auth/principal";
+import { type Principal, type Role, roleAllows, WRITE_ROLE } from "../auth/principal";
+import type { WorkspaceRoles } from "../auth/workspace-roles";
 import type { SocketAccess, SocketRoute, SocketTarget } from "../sockets/socket-route";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { socketConnection } from "./live-connections";
@@ -12,6 +13,7 @@ export interface SocketRouterDeps {
   principalOf(req: IncomingMessage): Promise<Principal | null>;
   workspaces: WorkspaceService;
   connections: ConnectionRegistry;
+  roles: WorkspaceRoles;
 }
 
 /** The route and target a path names; "bad" when the prefix matches but the rest is malformed. */
@@ -21,7 +23,8 @@ export type SocketMatch = { route: SocketRoute; target: SocketTarget } | "bad" |
  * Every WebSocket upgrade goes through here once Host, path and Origin passed the HTTP edge: the
  * path picks a route, one authenticate step finds principal, role and read-only, and a refusal
  * is an accepted socket closed at once with a code of `AccessCloseCode` (so the page can say why).
- * Accepted sockets are registered under their principal, so ending its access closes them.
+ * Accepted sockets are registered under their principal and workspace, so ending its access (or
+ * its role on that workspace) closes them.
  */
 export class SocketRouter {
   private readonly servers = new Map<SocketRoute, WebSocketServer>();
@@ -55,7 +58,7 @@ export class SocketRouter {
     const principal = await this.deps.principalOf(req);
     if (!principal) return AccessCloseCode.LoggedOut;
     // The role first: a guest learns nothing about workspaces that are not theirs.
-    const role = roleOn(principal, workspace);
+    const role = await this.deps.roles.of(principal, workspace);
     if (!role || !roleAllows(role, minimumRole)) return AccessCloseCode.Forbidden;
     const found = await this.deps.workspaces.get(workspace).catch(() => undefined);
     if (!found) return AccessCloseCode.NoWorkspace;
@@ -76,7 +79,7 @@ export class SocketRouter {
         ws.close(access, accessRefusal(access)?.message ?? "");
         return;
       }
-      ws.once("close", this.deps.connections.add(access.principal, socketConnection(ws)));
+      ws.once("close", this.deps.connections.add(access.principal, socketConnection(ws), target.workspaceId));
       // An open socket keeps its workspace in use (the idle stopper's, workspaces/activity.ts).
       ws.once("close", this.deps.workspaces.activity.hold(target.workspaceId));
       route.serve(ws, target, access);

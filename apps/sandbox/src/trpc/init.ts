@@ -10,9 +10,12 @@ import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
 import type { AuditClient } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
-import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
+import type { NamedShares } from "../auth/named-shares";
+import { type Principal, type Role, roleAllows, serviceRole } from "../auth/principal";
+import type { Profiles } from "../auth/profiles";
 import type { ShareLinks } from "../auth/share-links";
 import type { UserAdmin } from "../auth/user-admin";
+import type { WorkspaceRoles } from "../auth/workspace-roles";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import { NamedError } from "../errors/named-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
@@ -45,6 +48,17 @@ export interface Context {
   shares: ShareLinks;
   /** The administration of the service's people (admins only). */
   people: UserAdmin;
+  /** Workspaces shared with people by name. */
+  members: NamedShares;
+  /** Each user's role on each workspace, from the database. */
+  roles: WorkspaceRoles;
+  /** What people change about their own accounts. */
+  profiles: Profiles;
+  /**
+   * For a subscription: records the workspace it acts on with its registered connection, so
+   * ending the caller's role there ends it (null for queries and mutations).
+   */
+  subscribedTo: ((workspaceId: string) => void) | null;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
   origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
@@ -151,11 +165,16 @@ const signedIn = t.middleware(({ ctx, next }) => {
 const base = t.procedure.use(signedIn).use(mapErrors);
 
 /**
- * The one role check: `principal` may act as `needed` on `workspace` (null: the service itself).
- * Returns the principal's role there.
+ * The one role check: the caller may act as `needed` on `workspace` (null: the service itself).
+ * Returns their role there. A user's role comes from the database on every call.
  */
-function authorize(principal: Principal, needed: Role, workspace: string | null): Role {
-  const role = workspace === null ? serviceRole(principal) : roleOn(principal, workspace);
+export async function authorize(
+  ctx: Pick<Context, "roles"> & { principal: Principal },
+  needed: Role,
+  workspace: string | null,
+): Promise<Role> {
+  const { principal } = ctx;
+  const role = workspace === null ? serviceRole(principal) : await ctx.roles.of(principal, workspace);
   if (role === null) {
     throw new TRPCError({ code: "FORBIDDEN", message: "you have no access to that workspace" });
   }
@@ -168,19 +187,21 @@ function authorize(principal: Principal, needed: Role, workspace: string | null)
 /** Any signed-in principal, for what belongs to no one workspace (lists filter by principal). */
 export const signedInProcedure = base
   .meta({ access: { role: "viewer", on: "service" } })
-  .use(({ ctx, next }) => {
-    authorize(ctx.principal, "viewer", null);
+  .use(async ({ ctx, next }) => {
+    await authorize(ctx, "viewer", null);
     return next();
   });
 
 /** Only a user (never a guest), for what belongs to no one workspace (creating one). */
-export const ownerProcedure = base.meta({ access: { role: "owner", on: "service" } }).use(({ ctx, next }) => {
-  authorize(ctx.principal, "owner", null);
-  const { principal } = ctx;
-  if (principal.kind !== "user")
-    throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
-  return next({ ctx: { principal } });
-});
+export const ownerProcedure = base
+  .meta({ access: { role: "owner", on: "service" } })
+  .use(async ({ ctx, next }) => {
+    await authorize(ctx, "owner", null);
+    const { principal } = ctx;
+    if (principal.kind !== "user")
+      throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
+    return next({ ctx: { principal } });
+  });
 
 /** Only a signed-in user whose site role is admin (the administration of people and all workspaces). */
 export const adminProcedure = base.meta({ access: { role: "admin", on: "service" } }).use(({ ctx, next }) => {
@@ -202,11 +223,13 @@ async function* releasedAtEnd<T>(source: AsyncIterable<T>, release: () => void):
 
 /**
  * Every authorised call on a workspace is use of it (the idle stopper's, workspaces/activity.ts):
- * held while it runs, and a subscription for as long as its stream stays open.
+ * held while it runs, and a subscription for as long as its stream stays open. A subscription is
+ * also tagged with its workspace here, once its role there was checked.
  */
 const inUse = t.middleware(async ({ ctx, type, next }) => {
   const { workspaceId } = ctx as { workspaceId?: string };
   if (!workspaceId) return next();
+  if (type === "subscription") ctx.subscribedTo?.(workspaceId);
   const release = ctx.workspaces.activity.hold(workspaceId);
   let result: Awaited<ReturnType<typeof next>>;
   try {
@@ -255,8 +278,8 @@ export function workspaceProcedure(role: Role) {
   return base
     .meta({ access: { role, on: "workspace" } })
     .input(z.object({ workspaceId }))
-    .use(({ ctx, input, next }) => {
-      const held = authorize(ctx.principal, role, input.workspaceId);
+    .use(async ({ ctx, input, next }) => {
+      const held = await authorize(ctx, role, input.workspaceId);
       return next({ ctx: { workspaceId: input.workspaceId, role: held } });
     })
     .use(takesTurn)
@@ -277,7 +300,7 @@ export function sessionProcedure(role: Role) {
     .input(z.object({ sessionId }))
     .use(async ({ ctx, input, next }) => {
       const workspace = await ctx.agent.workspaceOf(input.sessionId);
-      authorize(ctx.principal, role, workspace);
+      await authorize(ctx, role, workspace);
       return next({ ctx: { workspaceId: workspace } });
     })
     .use(inUse);

@@ -1,7 +1,14 @@
+import { AccessCloseCode } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { Accounts } from "../auth/accounts";
 import { SESSION_COOKIE } from "../auth/http-auth";
+import type { Role } from "../auth/principal";
+import { httpRoutes } from "../http/http-route-table";
+import type { HttpRoute } from "../http/http-routes";
+import { socketRoutes } from "../http/socket-route-table";
 import { joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { type TestUser, TestUsers } from "../testing/test-users";
 import type { Access } from "./init";
 import { appRouter } from "./router";
 
@@ -69,6 +76,7 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "lsp.servers": "viewer on service",
   "share.create": "owner on workspace",
   "share.list": "owner on workspace",
+  "share.people": "owner on workspace",
   "share.revoke": "owner on service",
   "presence.watch": "viewer on workspace",
   "presence.openFile": "viewer on workspace",
@@ -85,6 +93,8 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "user.delete": "admin on service",
   "admin.workspaces": "admin on service",
   "workspace.transfer": "admin on service",
+  // A user renames themselves; guests choose their name when they join.
+  "profile.update": "owner on service",
 };
 
 /** A site admin may do everything an owner may, and administer the service. */
@@ -197,12 +207,14 @@ describe("who may call each procedure", () => {
     who: string;
     cookie: (t: TestService) => string | undefined;
     role: Access["role"] | null;
+    /** A member holds no role on a workspace that is not theirs (these calls name one that does not exist). */
+    onWorkspaces?: false;
   }[] = [
     { who: "no session", cookie: () => undefined, role: null },
     { who: "a forged session", cookie: () => "coder_session=forged", role: null },
     { who: "a malformed session cookie", cookie: () => "coder_session=%E0%A4%A", role: null },
     { who: "the first admin", cookie: (t) => t.cookie, role: "admin" },
-    { who: "a member", cookie: () => memberCookie, role: "owner" },
+    { who: "a member", cookie: () => memberCookie, role: "owner", onWorkspaces: false },
     { who: "a suspended admin", cookie: () => suspendedCookie, role: null },
   ];
 
@@ -223,8 +235,9 @@ describe("who may call each procedure", () => {
       for (const { path, type, access } of procedures()) {
         const code = await call(t.url, path, type, input, caller.cookie(t));
         outcome[path] = code === "UNAUTHORIZED" || code === "FORBIDDEN" ? code : "let through";
-        const allowed =
-          caller.role !== null && access !== undefined && RANK[caller.role] >= RANK[access.role];
+        // (A session that does not exist is not found before any role is asked for.)
+        const role = access?.on === "workspace" && caller.onWorkspaces === false ? null : caller.role;
+        const allowed = role !== null && access !== undefined && RANK[role] >= RANK[access.role];
         wanted[path] = allowed ? "let through" : caller.role === null ? "UNAUTHORIZED" : "FORBIDDEN";
       }
       expect(outcome).toEqual(wanted);
@@ -288,3 +301,181 @@ describe("what a guest may call", () => {
     });
   }
 });
+
+/**
+ * People with accounts of their own, on one service: Bob owns a workspace, Vera and Ed are named
+ * viewer and editor on it, Ada is a member with nothing there, Sam is suspended, and the admin
+ * (the first admin) is owner of every workspace. Each walks every procedure, socket path and HTTP
+ * route of the service's definitions on Bob's workspace.
+ */
+describe("what people with accounts may call on someone else's workspace", () => {
+  let t: TestService;
+  let users: TestUsers;
+  let bob: TestUser;
+  let workspaceId: string;
+  let sessionId: string;
+  const people: Record<string, TestUser> = {};
+  beforeAll(async () => {
+    t = await startTestService();
+    users = await TestUsers.open(t);
+    bob = await users.create("Bob");
+    people.ada = await users.create("Ada");
+    people.vera = await users.create("Vera");
+    people.ed = await users.create("Ed");
+    people.sam = await users.create("Sam");
+    workspaceId = (await bob.api.workspace.create.mutate({ name: "bobs" })).id;
+    await waitForStatus(bob.api, workspaceId, "running");
+    sessionId = (await bob.api.session.create.mutate({ workspaceId })).id;
+    await bob.api.session.update.mutate({ sessionId, title: "roles" });
+    await bob.api.share.create.mutate({ workspaceId, role: "viewer", userId: people.vera?.userId });
+    await bob.api.share.create.mutate({ workspaceId, role: "editor", email: "ED@example.com" });
+    await users.suspend(people.sam?.userId ?? "");
+  });
+  afterAll(async () => {
+    await users?.close();
+    await t?.close();
+  });
+
+  const callers: { who: string; login: string; role: Role | null; signedIn: boolean }[] = [
+    { who: "a member with no share on it", login: "ada", role: null, signedIn: true },
+    { who: "a named viewer", login: "vera", role: "viewer", signedIn: true },
+    { who: "a named editor", login: "ed", role: "editor", signedIn: true },
+    { who: "a suspended user", login: "sam", role: null, signedIn: false },
+  ];
+
+  for (const caller of callers) {
+    it(`lets ${caller.who} call exactly the procedures the role table gives their role there`, async () => {
+      // Real ids; every call that passes its role check stops at validation or finds nothing to do.
+      const input = {
+        workspaceId,
+        sessionId,
+        turnId: "nosuchturn0",
+        requestId: "nosuchrequest0",
+        shareId: "nosuchshare0",
+        path: "x",
+        clientId: "rolestest0",
+        lastEventId: "0",
+      };
+      const outcome: Record<string, string> = {};
+      const wanted: Record<string, string> = {};
+      for (const { path, type, access } of procedures()) {
+        const code = await call(t.url, path, type, input, people[caller.login]?.cookie);
+        outcome[path] = code === "UNAUTHORIZED" || code === "FORBIDDEN" ? code : "let through";
+        // Every user may act on the service itself (make workspaces, rename themselves).
+        const role = access?.on === "service" ? "owner" : caller.role;
+        wanted[path] = !caller.signedIn
+          ? "UNAUTHORIZED"
+          : access && role && RANK[role] >= RANK[access.role]
+            ? "let through"
+            : "FORBIDDEN";
+      }
+      expect(outcome).toEqual(wanted);
+    });
+  }
+
+  it("shows each person their own and shared workspaces only, with their role and the owner", async () => {
+    const seen = async (who: TestUser) =>
+      (await who.api.workspace.list.query()).map((w) => [w.name, w.role, w.owner?.name]);
+    expect(await seen(bob)).toEqual([["bobs", "owner", "Bob"]]);
+    expect(await seen(people.vera as TestUser)).toEqual([["bobs", "viewer", "Bob"]]);
+    expect(await seen(people.ada as TestUser)).toEqual([]);
+    // Asking for every workspace is an admin's: a member still sees only theirs.
+    expect(await (people.ada as TestUser).api.workspace.list.query({ all: true })).toEqual([]);
+    const admin = (await t.api.workspace.list.query({ all: true })).map((w) => [w.name, w.role]);
+    expect(admin).toEqual([["bobs", "owner"]]);
+  });
+
+  it("lets an admin act as owner on another person's workspace (administration)", async () => {
+    const people = await t.api.share.people.query({ workspaceId });
+    expect(people.map((p) => [p.name, p.role])).toEqual([
+      ["Vera", "viewer"],
+      ["Ed", "editor"],
+    ]);
+  });
+
+  it("refuses every socket path on Bob's workspace to a member without a share and to a suspended user, and opens them for a named viewer", async () => {
+    const routes = socketRoutes(
+      undefined as never,
+      undefined as never,
+      () => undefined,
+      [],
+      t.service.collab.route(() => ({ name: "x", color: "#000000", colorLight: "#00000033" })),
+      t.service.audit,
+    );
+    const names: Record<string, string> = { terminal: "main", lsp: "bash", collab: "tab1" };
+    const base = t.url.replace("http", "ws");
+    const outcomes: Record<string, string> = {};
+    for (const { prefix, minimumRole } of routes) {
+      const url = `${base}/${prefix}/${workspaceId}/${names[prefix] ?? "x"}`;
+      for (const login of ["ada", "sam", "vera"]) {
+        const code = await closeCode(url, { origin: t.url, cookie: people[login]?.cookie ?? "" });
+        // Past the role check a socket may still end for its own reasons (a viewer opens no new terminal).
+        const refused = [`close ${AccessCloseCode.Forbidden}`, `close ${AccessCloseCode.LoggedOut}`];
+        outcomes[`${login} ${prefix}`] = refused.includes(code) ? code : "let through";
+      }
+      expect(minimumRole).toBe("viewer");
+    }
+    expect(outcomes).toEqual(
+      Object.fromEntries(
+        routes.flatMap(({ prefix }) => [
+          [`ada ${prefix}`, `close ${AccessCloseCode.Forbidden}`],
+          [`sam ${prefix}`, `close ${AccessCloseCode.LoggedOut}`],
+          [`vera ${prefix}`, "let through"],
+        ]),
+      ),
+    );
+  });
+
+  it("refuses every HTTP route on Bob's workspace to a member without a share, and every signed-in route to a suspended user", async () => {
+    const routes = httpRoutes({
+      auth: t.service.auth,
+      secureCookies: false,
+      shareFailures: undefined as never,
+      trpc: () => undefined,
+      audit: t.service.audit,
+      uploads: undefined as never,
+      driver: undefined as never,
+      log: () => undefined,
+    }).filter((r): r is Exclude<HttpRoute, { access: "anyone" }> => r.access !== "anyone");
+    expect(routes.length).toBeGreaterThan(0);
+    const outcomes: Record<string, number | string> = {};
+    const wanted: Record<string, number | string> = {};
+    for (const route of routes) {
+      const path = route.path.replace(":workspaceId", workspaceId).replace(/\*\w+/, "x");
+      for (const login of ["ada", "sam"]) {
+        const res = await fetch(`${t.url}${path}`, {
+          method: route.method === "ANY" ? "GET" : route.method,
+          headers: { origin: t.url, cookie: people[login]?.cookie ?? "", "content-length": "0" },
+        });
+        await res.body?.cancel();
+        const key = `${login} ${route.method} ${route.path}`;
+        outcomes[key] = res.status === 401 || res.status === 403 ? res.status : "let through";
+        // A signed-in route needs no one workspace: Ada, a user, passes it (and fails later on the body).
+        wanted[key] =
+          login === "sam" ? 401 : route.access === "workspace" || route.admin ? 403 : "let through";
+      }
+    }
+    expect(outcomes).toEqual(wanted);
+  });
+});
+
+/** How an upgrade ended: `close <code>` when closed at once, `open` when it stayed open a moment. */
+function closeCode(url: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    let timer: NodeJS.Timeout | undefined;
+    ws.on("open", () => {
+      // A refusal closes at once after the upgrade; an accepted socket stays.
+      timer = setTimeout(() => {
+        resolve("open");
+        ws.close();
+      }, 500);
+    });
+    ws.on("unexpected-response", (_req, res) => resolve(`http ${res.statusCode}`));
+    ws.on("close", (code) => {
+      clearTimeout(timer);
+      resolve(`close ${code}`);
+    });
+    ws.on("error", () => resolve("error"));
+  });
+}

@@ -4,6 +4,7 @@ import { auditRouter } from "./routers/audit";
 import { filesRouter } from "./routers/files";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
+import { profileRouter } from "./routers/profile";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
 import { talkRouter } from "./routers/talk";
@@ -26,6 +27,7 @@ export const appRouter = router({
   audit: auditRouter,
   user: userRouter,
   admin: adminRouter,
+  profile: profileRouter,
 });
 
 export type AppRouter = typeof appRouter;

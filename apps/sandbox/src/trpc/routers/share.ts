@@ -1,25 +1,54 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { ownerProcedure, router, workspaceProcedure } from "../init";
+import { authorize, ownerProcedure, router, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
 
-/** Share links: only the owner creates, lists and revokes them. */
+const memberRole = z.enum(["viewer", "editor"]);
+const userId = z.string().min(1).max(64);
+const email = z.string().trim().email("give an e-mail address").max(320);
+
+/** Share links and named shares: only the workspace's owner creates, lists and revokes them. */
 export const shareRouter = router({
-  /** A new link; its secret appears only here, in `url`. No `expiresInSeconds`: it never expires. */
+  /**
+   * Without a person: a new anonymous link; its secret appears only here, in `url`. No
+   * `expiresInSeconds`: it never expires. With `userId` or `email`: shares the workspace with that
+   * person by name (or changes their role); `id` is theirs, `url` the workspace's page to send
+   * them (it holds no secret: only their own login opens it), `member` how the owner's list shows them.
+   */
   create: workspaceProcedure("owner")
     .input(
       z.object({
-        role: z.enum(["viewer", "editor"]),
+        role: memberRole,
         expiresInSeconds: z
           .number()
           .int()
           .min(1)
           .max(365 * 86_400)
           .optional(),
+        userId: userId.optional(),
+        email: email.optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
       await ctx.workspaces.get(input.workspaceId);
+      if (input.userId !== undefined || input.email !== undefined) {
+        if (input.userId !== undefined && input.email !== undefined) {
+          throw new TRPCError({
+            code: "BAD_REQUEST",
+            message: "name the person by userId or by email, not both",
+          });
+        }
+        const target =
+          input.userId !== undefined ? { userId: input.userId } : { email: input.email as string };
+        const member = await ctx.members.share(input.workspaceId, target, input.role);
+        return {
+          id: member.userId,
+          url: `${ctx.origin}/w/${input.workspaceId}`,
+          role: member.role,
+          expiresAt: null,
+          member,
+        };
+      }
       const link = await ctx.shares.create(input.workspaceId, input.role, input.expiresInSeconds);
       recordAct(ctx, {
         action: "share.created",
@@ -36,14 +65,33 @@ export const shareRouter = router({
     }),
   /** The workspace's links (never their secrets), who joined and how many connections each holds. */
   list: workspaceProcedure("owner").query(({ ctx, input }) => ctx.shares.list(input.workspaceId)),
-  /** Marks the link revoked, closes its guests' connections at once and tells the workspace's talk. */
+  /** The people the workspace is shared with by name: name, e-mail, role, connections open. */
+  people: workspaceProcedure("owner").query(({ ctx, input }) => ctx.members.people(input.workspaceId)),
+  /**
+   * `shareId`: marks the link revoked, closes its guests' connections at once and tells the
+   * workspace's talk. `workspaceId` and `userId`: ends that person's named share and closes their
+   * sockets and subscriptions on the workspace (here at once, elsewhere within the sweeper's pass).
+   */
   revoke: ownerProcedure
-    .input(z.object({ shareId: z.string().min(1).max(64) }))
+    .input(
+      z.union([
+        z.object({ shareId: z.string().min(1).max(64) }),
+        z.object({ workspaceId: z.string().min(1).max(64), userId }),
+      ]),
+    )
     .mutation(async ({ ctx, input }) => {
+      if ("userId" in input) {
+        await authorize(ctx, "owner", input.workspaceId);
+        if (!(await ctx.members.revoke(input.workspaceId, input.userId))) {
+          throw new TRPCError({ code: "NOT_FOUND", message: "the workspace is not shared with that person" });
+        }
+        return { ok: true as const };
+      }
       const workspaceId = await ctx.shares.workspaceOf(input.shareId);
       if (workspaceId === null) {
         throw new TRPCError({ code: "NOT_FOUND", message: "there is no such share link" });
       }
+      await authorize(ctx, "owner", workspaceId);
       ctx.talk.revoked(workspaceId, await ctx.shares.revoke(input.shareId));
       recordAct(ctx, { action: "share.revoked", workspaceId, target: input.shareId });
       return { ok: true as const };

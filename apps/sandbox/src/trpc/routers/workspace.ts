@@ -1,28 +1,36 @@
-import { createWorkspaceInput, retryImportInput, type WorkspaceEvent } from "@coder/protocol";
+import { createWorkspaceInput, retryImportInput, type Workspace, type WorkspaceEvent } from "@coder/protocol";
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { displayName, type Principal, roleOn } from "../../auth/principal";
+import { displayName } from "../../auth/principal";
+import type { Listing } from "../../auth/workspace-roles";
 import { ownerProcedure, router, signedInProcedure, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
 
-/** Whether `principal` may see an event of the workspace list (a guest sees only their workspace). */
-function visible(principal: Principal, event: WorkspaceEvent): boolean {
-  if (event.type === "resync") return true;
-  return roleOn(principal, event.type === "upsert" ? event.workspace.id : event.workspaceId) !== null;
-}
+/** A workspace as the list shows it to one caller: with their role there and its owner. */
+export type ListedWorkspace = Workspace & Listing;
+
+/** Which workspaces a list shows: the caller's own and shared ones; every one for an admin asking `all`. */
+const listInput = z.object({ all: z.boolean().optional() }).optional();
 
 export const workspaceRouter = router({
-  /** The workspaces the caller may open: all of them for the owner, a guest's own for a guest. */
-  list: signedInProcedure.query(async ({ ctx }) =>
-    (await ctx.workspaces.list()).filter((w) => roleOn(ctx.principal, w.id) !== null),
-  ),
-  /** Who the caller is (the owner, or a guest), so the list offers the owner's controls to the owner only. */
-  whoami: signedInProcedure.query(({ ctx }) => ({
-    kind: ctx.principal.kind,
-    name: displayName(ctx.principal),
-    // Only an admin is offered the administration page.
-    admin: ctx.principal.kind === "user" && ctx.principal.siteRole === "admin",
-  })),
+  /** The workspaces the caller may open: their own and those shared with them (a guest's one for a guest). */
+  list: signedInProcedure.input(listInput).query(async ({ ctx, input }): Promise<ListedWorkspace[]> => {
+    const listings = await ctx.roles.listings(ctx.principal, { all: input?.all });
+    return (await ctx.workspaces.list()).flatMap((w) => {
+      const listing = listings.get(w.id);
+      return listing ? [{ ...w, ...listing }] : [];
+    });
+  }),
+  /** Who the caller is, so the pages offer each person only what they may do. */
+  whoami: signedInProcedure.query(({ ctx }) => {
+    const { principal } = ctx;
+    return {
+      kind: principal.kind,
+      name: displayName(principal),
+      userId: principal.kind === "user" ? principal.userId : null,
+      siteRole: principal.kind === "user" ? principal.siteRole : null,
+    };
+  }),
   get: workspaceProcedure("viewer").query(({ ctx, input }) => ctx.workspaces.get(input.workspaceId)),
   /** Who the caller is on this workspace, so the page offers only what their role allows. */
   access: workspaceProcedure("viewer").query(({ ctx }) => ({
@@ -69,13 +77,33 @@ export const workspaceRouter = router({
     recordAct(ctx, { action: "workspace.deleted", workspaceId: input.workspaceId });
     return { ok: true as const };
   }),
-  /** Live changes to the workspace list, filtered like `list`; on resync the client refetches `list`. */
+  /**
+   * Live changes to the workspace list, filtered and shaped like `list` (each upsert with the
+   * caller's role and the owner, looked up when it happens); on resync the client refetches `list`.
+   * A deletion reaches those to whom the stream showed the workspace, or whose list had it.
+   */
   events: signedInProcedure
-    .input(z.object({ lastEventId: z.string().nullish() }).optional())
+    .input(z.object({ lastEventId: z.string().nullish(), all: z.boolean().optional() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
+      const shown = new Set((await ctx.roles.listings(ctx.principal, { all: input?.all })).keys());
       for await (const e of ctx.workspaces.events.subscribe(input?.lastEventId, signal)) {
-        if (e.kind === "resync") yield tracked("resync", { type: "resync" as const });
-        else if (visible(ctx.principal, e.item.data)) yield tracked(e.item.id, e.item.data);
+        if (e.kind === "resync") {
+          yield tracked("resync", { type: "resync" as const });
+          continue;
+        }
+        const event: WorkspaceEvent = e.item.data;
+        if (event.type === "deleted") {
+          if (shown.delete(event.workspaceId)) yield tracked(e.item.id, event);
+          continue;
+        }
+        if (event.type !== "upsert") continue;
+        const listing = (
+          await ctx.roles.listings(ctx.principal, { all: input?.all, only: event.workspace.id })
+        ).get(event.workspace.id);
+        if (!listing) continue;
+        shown.add(event.workspace.id);
+        const workspace: ListedWorkspace = { ...event.workspace, ...listing };
+        yield tracked(e.item.id, { type: "upsert" as const, workspace });
       }
     }),
 });

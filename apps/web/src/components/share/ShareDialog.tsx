@@ -6,6 +6,7 @@ import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { EXPIRY_PRESETS, type ExpiryLabel, linkState } from "./expiry-presets";
+import { SharePeople } from "./SharePeople";
 import styles from "./share.module.css";
 
 /** While the dialog is open, the list refreshes this often (who joined, open connections). */
@@ -16,8 +17,8 @@ export interface ShareDialogHandle {
 }
 
 /**
- * The owner's Share button and its dialog: make viewer/editor links, copy them, revoke them. The
- * command palette opens it through `ref`.
+ * The owner's Share button and its dialog: share with people by name, make viewer/editor links,
+ * copy them, revoke them. The command palette opens it through `ref`.
  */
 export function ShareButton({ workspaceId, ref }: { workspaceId: string; ref?: Ref<ShareDialogHandle> }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -84,6 +85,7 @@ function ShareLinks({ workspaceId, close }: { workspaceId: string; close: () => 
           ×
         </button>
       </header>
+      <SharePeople workspaceId={workspaceId} />
       <form
         className={styles.create}
         onSubmit={(event) => {

@@ -1,7 +1,7 @@
 "use client";
 
 import { createWorkspaceInput, gitSource, type WorkspaceSource } from "@coder/protocol";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
@@ -34,12 +34,14 @@ export function CreateWorkspaceForm() {
   const [uploading, setUploading] = useState<number | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
 
+  const me = useQuery(trpc.workspace.whoami.queryOptions()).data;
   const create = useMutation(
     trpc.workspace.create.mutationOptions({
       onSuccess: (workspace) => {
-        // Show the new row at once; its progress then arrives as events.
+        // Show the new row at once, as the caller's own; its progress then arrives as events.
+        const owner = me?.userId ? { id: me.userId, name: me.name } : null;
         queryClient.setQueryData(trpc.workspace.list.queryKey(), (list) =>
-          applyWorkspaceEvent(list, { type: "upsert", workspace }),
+          applyWorkspaceEvent(list, { type: "upsert", workspace: { ...workspace, role: "owner", owner } }),
         );
         setName("");
         setEgress(false);

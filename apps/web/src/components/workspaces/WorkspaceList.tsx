@@ -15,8 +15,9 @@ import styles from "./workspaces.module.css";
 export function WorkspaceList() {
   const trpc = useTRPC();
   const list = useQuery(trpc.workspace.list.queryOptions());
-  // Creating, starting, stopping and deleting are the owner's: a guest is not offered them.
-  const owner = useQuery(trpc.workspace.whoami.queryOptions()).data?.kind === "user";
+  // Every user makes workspaces of their own; a guest is not offered that. Each row offers what
+  // the caller's role on that workspace allows.
+  const user = useQuery(trpc.workspace.whoami.queryOptions()).data?.kind === "user";
   useWorkspaceEvents();
 
   return (
@@ -25,11 +26,11 @@ export function WorkspaceList() {
         <h1 className={styles.title}>coder</h1>
         <span className={styles.subtitle}>Workspaces</span>
         <span className={styles.spacer} />
-        {owner && <Link href="/audit">Audit</Link>}
+        {user && <Link href="/audit">Audit</Link>}
         <AdminLink />
         <LogoutButton />
       </header>
-      {owner && <CreateWorkspaceForm />}
+      {user && <CreateWorkspaceForm />}
       {list.isPending && (
         <p className={styles.placeholder}>
           <span className="spinner" /> Loading workspaces…
@@ -45,7 +46,7 @@ export function WorkspaceList() {
       )}
       {list.data?.length === 0 && (
         <p className={styles.placeholder}>
-          {owner
+          {user
             ? "No workspaces yet. Create one above to get a sandboxed container."
             : "No workspace is shared with you any more."}
         </p>
@@ -53,7 +54,7 @@ export function WorkspaceList() {
       {list.data && list.data.length > 0 && (
         <ul className={styles.list}>
           {newestFirst(list.data).map((workspace) => (
-            <WorkspaceRow key={workspace.id} workspace={workspace} owner={owner} />
+            <WorkspaceRow key={workspace.id} workspace={workspace} />
           ))}
         </ul>
       )}

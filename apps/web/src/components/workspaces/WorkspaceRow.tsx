@@ -1,6 +1,6 @@
 "use client";
 
-import type { Workspace, WorkspaceEvent } from "@coder/protocol";
+import type { Workspace } from "@coder/protocol";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -8,19 +8,23 @@ import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { ImportStatus } from "./ImportStatus";
 import { StatusBadge } from "./StatusBadge";
-import { applyWorkspaceEvent } from "./workspace-events";
+import { applyWorkspaceEvent, type ListEvent, type ListedWorkspace } from "./workspace-events";
 import { canOpen, canStart, canStop, idleStopNote, isInProgress, problemOf } from "./workspace-status";
 import styles from "./workspaces.module.css";
 
-/** One workspace; its Start, Stop and Delete only for the `owner`, who alone may use them. */
-export function WorkspaceRow({ workspace, owner }: { workspace: Workspace; owner: boolean }) {
+/**
+ * One workspace; its Start, Stop and Delete only when the caller owns it (or administers the
+ * service); one shared with them says by whom.
+ */
+export function WorkspaceRow({ workspace }: { workspace: ListedWorkspace }) {
+  const owner = workspace.role === "owner";
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
   const ref = { workspaceId: workspace.id };
 
   // Apply each answer at once rather than waiting for its event, so the row never looks stale.
-  const applyEvent = (event: WorkspaceEvent) =>
+  const applyEvent = (event: ListEvent) =>
     queryClient.setQueryData(trpc.workspace.list.queryKey(), (list) => applyWorkspaceEvent(list, event));
   const upsert = (updated: Workspace) => applyEvent({ type: "upsert", workspace: updated });
 
@@ -50,6 +54,7 @@ export function WorkspaceRow({ workspace, owner }: { workspace: Workspace; owner
       data-testid="workspace-row"
       data-workspace-id={workspace.id}
       data-status={workspace.status}
+      data-role={workspace.role}
     >
       <div className={styles.identity}>
         {openable ? (
@@ -63,6 +68,11 @@ export function WorkspaceRow({ workspace, owner }: { workspace: Workspace; owner
           {workspace.egress ? "network egress allowed" : "no network"} · created{" "}
           {new Date(workspace.createdAt).toLocaleString()}
         </span>
+        {!owner && workspace.owner && (
+          <span className={styles.meta} data-testid="workspace-shared-by">
+            shared by {workspace.owner.name} · you are {workspace.role}
+          </span>
+        )}
         {problem && <span className={styles.detail}>{problem}</span>}
         {idleNote && <span className={styles.meta}>{idleNote}</span>}
         <ImportStatus workspace={workspace} owner={owner} />

@@ -1,10 +1,11 @@
-import type { Workspace } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
-import { applyWorkspaceEvent, newestFirst } from "./workspace-events";
+import { applyWorkspaceEvent, type ListedWorkspace, newestFirst } from "./workspace-events";
 
-function ws(id: string, overrides: Partial<Workspace> = {}): Workspace {
+function ws(id: string, overrides: Partial<ListedWorkspace> = {}): ListedWorkspace {
   return {
     id,
+    role: "owner",
+    owner: { id: "u1", name: "Ada" },
     name: id,
     status: "running",
     egress: false,
@@ -31,6 +32,19 @@ describe("applyWorkspaceEvent", () => {
       ["aaaaaaaaaaaa", "running"],
       ["bbbbbbbbbbbb", "running"],
     ]);
+  });
+
+  it("keeps the caller's role and the owner when the page's own answer updates a row", () => {
+    const list = [ws("aaaaaaaaaaaa", { role: "editor", status: "stopped" })];
+    const { role: _role, owner: _owner, ...answer } = ws("aaaaaaaaaaaa", { status: "running" });
+    const next = applyWorkspaceEvent(list, { type: "upsert", workspace: answer });
+    expect(next?.map((w) => [w.role, w.owner?.name, w.status])).toEqual([["editor", "Ada", "running"]]);
+  });
+
+  it("adds no workspace whose role on it the page does not know", () => {
+    const list = [ws("aaaaaaaaaaaa")];
+    const { role: _role, owner: _owner, ...plain } = ws("bbbbbbbbbbbb");
+    expect(applyWorkspaceEvent(list, { type: "upsert", workspace: plain })).toEqual(list);
   });
 
   it("removes a deleted workspace", () => {

@@ -12,6 +12,7 @@ const listeners = new Set<() => void>();
 const FINAL: ReadonlySet<number> = new Set([
   AccessCloseCode.LinkRevoked,
   AccessCloseCode.LinkExpired,
+  AccessCloseCode.ShareRevoked,
   AccessCloseCode.NoWorkspace,
 ]);
 
