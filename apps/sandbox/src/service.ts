@@ -5,6 +5,7 @@ import { AgentService } from "./agent/agent-service";
 import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuthService } from "./auth/auth-service";
+import { startOidcSignIn } from "./auth/oidc-start";
 import { SessionSweeper } from "./auth/session-sweeper";
 import { joinCluster } from "./cluster/join-cluster";
 import { CollabService } from "./collab/collab-service";
@@ -105,6 +106,7 @@ export async function startService(
   workspaces.activity.addSource({ isActive: (id) => collab.liveDocuments(id).length > 0 });
   const idleStopper = new IdleStopper(db, workspaces, config.idleStopSeconds * 1000, log);
   idleStopper.start();
+  const oidc = config.oidc && startOidcSignIn(config.oidc, db, log);
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
@@ -118,6 +120,8 @@ export async function startService(
     allowedOrigins: config.allowedOrigins,
     allowedHosts: config.allowedHosts,
     secureCookies: config.secureCookies,
+    oidc,
+    publicUrl: config.publicUrl,
     lspServers: config.lspServers,
     log,
   });
@@ -142,6 +146,7 @@ export async function startService(
     collab,
     async close() {
       await sweeper.stop();
+      await oidc?.stop();
       await idleStopper.stop();
       await agent.close();
       // Typing not yet on disk goes there while the daemons still answer.

@@ -5,6 +5,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AgentService } from "../agent/agent-service";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import type { OidcSignIn } from "../auth/oidc-sign-in";
 import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
@@ -44,6 +45,9 @@ export interface ServerDeps {
   /** Host names the service answers to (config.allowedHosts); any other Host header is refused. */
   allowedHosts: string[];
   secureCookies: boolean;
+  /** Signing in with OpenID Connect, when configured; `publicUrl` (CODER_PUBLIC_URL) is its callback's origin. */
+  oidc?: OidcSignIn;
+  publicUrl?: string;
   lspServers: readonly LspServerConfig[];
   log: (line: string) => void;
 }
@@ -139,6 +143,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       trpc,
       uploads: deps.imports.uploads,
       driver,
+      oidc: deps.oidc,
+      publicUrl: deps.publicUrl,
       log,
     }),
     SERVICE_PATHS,
