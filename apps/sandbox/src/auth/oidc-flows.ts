@@ -2,6 +2,8 @@ import type { Db } from "../db/database";
 import { hashSecret, newSecret } from "./secrets";
 
 const FLOW_MINUTES = 10;
+/** Anyone may start a flow: this bounds the rows a flood of starts can leave for 10 minutes. */
+export const MAX_LIVE_FLOWS = 10_000;
 
 /** What the callback of one sign-in must match: kept here, never in the browser. */
 export interface OidcFlow {
@@ -19,11 +21,16 @@ export interface OidcFlow {
 export class OidcFlows {
   constructor(private readonly db: Db) {}
 
-  /** Keeps a new flow; returns the cookie value that finds it again. */
-  async begin(flow: OidcFlow): Promise<string> {
+  /** Keeps a new flow; returns the cookie value that finds it again, or null when too many are live. */
+  async begin(flow: OidcFlow): Promise<string | null> {
     const now = new Date();
     // Flows abandoned at the provider end here, on the next start of another.
     await this.db.deleteFrom("oidc_flows").where("expires_at", "<=", now.toISOString()).execute();
+    const { live } = await this.db
+      .selectFrom("oidc_flows")
+      .select((eb) => eb.fn.countAll<number | string>().as("live"))
+      .executeTakeFirstOrThrow();
+    if (Number(live) >= MAX_LIVE_FLOWS) return null;
     const cookie = newSecret();
     await this.db
       .insertInto("oidc_flows")

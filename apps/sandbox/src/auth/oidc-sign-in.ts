@@ -88,6 +88,7 @@ export class OidcSignIn {
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const flow = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier, redirectUri };
     const flowCookie = await this.flows.begin(flow);
+    if (!flowCookie) throw new OidcRefusal("unavailable", "too many sign-ins under way (a flood of starts?)");
     const location = oidc.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
       scope: "openid email profile",

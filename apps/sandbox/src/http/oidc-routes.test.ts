@@ -6,6 +6,7 @@ import { Accounts } from "../auth/accounts";
 import { AuthService } from "../auth/auth-service";
 import { SESSION_COOKIE } from "../auth/http-auth";
 import { oidcConfig, oidcEnv } from "../auth/oidc-config";
+import { MAX_LIVE_FLOWS } from "../auth/oidc-flows";
 import type { OidcSignIn } from "../auth/oidc-sign-in";
 import { startOidcSignIn } from "../auth/oidc-start";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
@@ -191,6 +192,28 @@ describe.each(DIALECTS)("signing in with OIDC on %s", (dialect) => {
       .execute();
     expect(await callback(await throughProvider("ada"))).toBe("/login?oidc=linked");
     expect(await signedInAs()).toBeNull();
+  });
+
+  it("a flood of starts leaves a bounded number of flows behind; starts are refused plainly past it", async () => {
+    const expires = new Date(Date.now() + 600_000).toISOString();
+    for (let batch = 0; batch < MAX_LIVE_FLOWS / 500; batch++) {
+      const rows = Array.from({ length: 500 }, (_, i) => ({
+        id_hash: `flood-${batch}-${i}`,
+        state: "s",
+        nonce: "n",
+        code_verifier: "v",
+        redirect_uri: `${service.url}/auth/oidc/callback`,
+        expires_at: expires,
+      }));
+      await database.db.insertInto("oidc_flows").values(rows).execute();
+    }
+    const start = await browser.request(`${service.url}/auth/oidc/start`);
+    expect(start.headers.get("location")).toBe("/login?oidc=unavailable");
+    const { live } = await database.db
+      .selectFrom("oidc_flows")
+      .select((eb) => eb.fn.countAll<number | string>().as("live"))
+      .executeTakeFirstOrThrow();
+    expect(Number(live)).toBe(MAX_LIVE_FLOWS);
   });
 
   it("the login page learns the way is on, under the provider's name", async () => {
