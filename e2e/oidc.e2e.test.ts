@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startOidcProvider, type TestOidcProvider } from "../apps/sandbox/src/testing/oidc-provider";
 import { launchBrowser } from "./support/browser";
 import { freePort, type Stack, startStack } from "./support/stack";
@@ -19,11 +19,13 @@ describe("signing in with an OpenID provider in Chromium", () => {
       launchBrowser(),
     ]);
     // Discovery runs beside the start: the login page offers the way once it is done.
-    await expect
-      .poll(async () => (await (await fetch(`${stack.url}/auth/methods`)).json()).oidc?.available, {
-        timeout: 15_000,
-      })
-      .toBe(true);
+    await vi.waitFor(
+      async () => {
+        const methods = await (await fetch(`${stack.url}/auth/methods`)).json();
+        if (methods.oidc?.available !== true) throw new Error("discovery has not finished");
+      },
+      { timeout: 15_000, interval: 100 },
+    );
   });
   afterAll(async () => {
     await browser?.close();
