@@ -124,8 +124,9 @@ export class OidcSignIn {
       const idToken = tokens.claims();
       if (!idToken) throw new Error("the token response had no id token");
       claims = { ...idToken };
-      // Many providers put the address only in the userinfo answer when an access token is issued.
-      if (claims.email === undefined && configuration.serverMetadata().userinfo_endpoint) {
+      // Many providers put the address (or whether it is verified) only in the userinfo answer.
+      const incomplete = claims.email === undefined || claims.email_verified === undefined;
+      if (incomplete && configuration.serverMetadata().userinfo_endpoint) {
         claims = {
           ...(await oidc.fetchUserInfo(configuration, tokens.access_token, idToken.sub)),
           ...idToken,
