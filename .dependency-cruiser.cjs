@@ -19,7 +19,7 @@ const FLOORS = [
   ["workspace access", ["imports/", "daemon/", "create-driver\\.ts$"]],
   ["the Docker driver", ["docker/"]],
   ["people", ["sockets/", "auth/", "cluster/", "audit/"]],
-  ["storage and configuration", ["db/", "config\\.ts$", "limits/"]],
+  ["storage and configuration", ["db/", "config\\.ts$", "config/"]],
   ["ground", ["errors/", "container-streams/", "driver/", "net/", "events/"]],
 ].map(([name, paths]) => [name, paths.map((p) => `${SANDBOX}${p}`)]);
 

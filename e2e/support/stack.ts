@@ -10,7 +10,8 @@ import { newInstance, removeInstance, testServiceConfig } from "../../apps/sandb
 
 const repo = path.resolve(import.meta.dirname, "../..");
 
-function freePort(): Promise<number> {
+/** A port free on loopback now (for a service whose address must be known before it starts). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, "127.0.0.1", () => {

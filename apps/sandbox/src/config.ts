@@ -1,7 +1,8 @@
 import path from "node:path";
 import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
-import { defaultLimitsSchema, type Limits } from "./limits/limits";
+import { defaultLimitsSchema, type Limits } from "./config/limits";
+import { type OidcConfig, oidcConfig, oidcEnv, requireCompleteOidc } from "./config/oidc-config";
 import { type EgressAllowEntry, egressAllowSchema } from "./net/egress-allow-list";
 
 /** true/false, 1/0, yes/no, on/off in any case; anything else stops the start with the variable's name. */
@@ -9,113 +10,125 @@ const bool = z.stringbool();
 const text = z.string().trim().min(1).optional();
 
 /** Everything the service reads from its environment, validated once at start. */
-const envSchema = z.object({
-  CODER_PORT: z.coerce.number().int().min(0).max(65535).default(7070),
-  CODER_HOST: z.string().default("127.0.0.1"),
-  CODER_DATA_DIR: z.string().default(path.resolve(".data")),
-  /** A PostgreSQL database to run on instead of SQLite in the data folder. */
-  CODER_DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (postgres://user:password@host:port/database)")
-    .optional(),
-  CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
-  CODER_WEB_UPSTREAM: z.string().url().optional(),
-  CODER_RUNTIME: z.enum(["runc", "runsc"]).default("runc"),
-  /**
-   * Origins allowed besides the service's own (comma-separated), e.g. a reverse proxy's public URL;
-   * their host names join the names the service answers to.
-   */
-  CODER_ALLOWED_ORIGINS: z
-    .string()
-    .default("")
-    .transform((list, ctx) => {
-      const origins: URL[] = [];
-      for (const entry of list.split(",").map((s) => s.trim())) {
-        if (!entry) continue;
-        const url = URL.canParse(entry) ? new URL(entry) : undefined;
-        if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-          ctx.addIssue({
-            code: "custom",
-            message: `${entry} is not an http(s) origin like https://ide.example`,
-          });
+const envSchema = z
+  .object({
+    CODER_PORT: z.coerce.number().int().min(0).max(65535).default(7070),
+    CODER_HOST: z.string().default("127.0.0.1"),
+    CODER_DATA_DIR: z.string().default(path.resolve(".data")),
+    /** A PostgreSQL database to run on instead of SQLite in the data folder. */
+    CODER_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (postgres://user:password@host:port/database)")
+      .optional(),
+    CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
+    CODER_WEB_UPSTREAM: z.string().url().optional(),
+    CODER_RUNTIME: z.enum(["runc", "runsc"]).default("runc"),
+    /**
+     * Origins allowed besides the service's own (comma-separated), e.g. a reverse proxy's public URL;
+     * their host names join the names the service answers to.
+     */
+    CODER_ALLOWED_ORIGINS: z
+      .string()
+      .default("")
+      .transform((list, ctx) => {
+        const origins: URL[] = [];
+        for (const entry of list.split(",").map((s) => s.trim())) {
+          if (!entry) continue;
+          const url = URL.canParse(entry) ? new URL(entry) : undefined;
+          if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+            ctx.addIssue({
+              code: "custom",
+              message: `${entry} is not an http(s) origin like https://ide.example`,
+            });
+            return z.NEVER;
+          }
+          origins.push(url);
+        }
+        return origins;
+      }),
+    /** Separates several services on one engine (tests); containers carry it as a label. */
+    CODER_INSTANCE: z
+      .string()
+      .regex(/^[a-z0-9-]{1,32}$/)
+      .default("default"),
+    CODER_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
+    CODER_CPUS: z.coerce.number().min(0.1).max(64).default(2),
+    CODER_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
+    /** Bound of each workspace's /workspace in MB; 0 gives new workspaces unbounded plain volumes. */
+    CODER_DISK_MB: z.coerce
+      .number()
+      .int()
+      .refine((mb) => mb === 0 || mb >= 64, "must be 0 (no quota) or at least 64")
+      .default(10240),
+    /** Bound of the snapshot store in MB; default a quarter of CODER_DISK_MB, 16 to 1024. */
+    CODER_STATE_DISK_MB: z.coerce.number().int().min(16).optional(),
+    /** Host folder of the disk images, as the engine sees it; default `<engine data root>/coder-disks`. */
+    CODER_DISK_DIR: z.string().startsWith("/", "must be an absolute path").optional(),
+    /** What each person may hold (config/limits.ts), unless an admin gives them their own. */
+    CODER_DEFAULT_LIMITS: defaultLimitsSchema,
+    /** Workspaces made ahead so a create answers at once (workspaces/warm-pool.ts); 0: none. */
+    CODER_WARM_POOL: z.coerce.number().int().min(0).max(32).default(2),
+    /** A workspace nothing has used for this long is stopped (workspaces/idle-stopper.ts); 0: never. */
+    CODER_IDLE_STOP_SECONDS: z.coerce.number().int().min(0).default(1800),
+    CODER_SECURE_COOKIES: bool.default(false),
+    /** How long the audit trail keeps an entry (audit/retention-purge.ts), in days. */
+    CODER_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+    /** The most a git import or an upload may bring in (the archive, and what it unpacks to), in MB. */
+    CODER_IMPORT_MAX_MB: z.coerce.number().int().min(1).default(1024),
+    /** How long one import (clone or unpack) may take, in seconds. */
+    CODER_IMPORT_TIMEOUT_S: z.coerce.number().int().min(1).default(900),
+    /** Non-public destinations egress workspaces may reach anyway: a private mirror or git server. */
+    CODER_EGRESS_ALLOW: egressAllowSchema.default([]),
+    /** JSON list of language servers (language, command, extensions, install) added to or replacing the defaults. */
+    CODER_LSP_SERVERS: z
+      .string()
+      .optional()
+      .transform((json, ctx) => {
+        try {
+          return parseLspServers(json);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message });
           return z.NEVER;
         }
-        origins.push(url);
-      }
-      return origins;
-    }),
-  /** Separates several services on one engine (tests); containers carry it as a label. */
-  CODER_INSTANCE: z
-    .string()
-    .regex(/^[a-z0-9-]{1,32}$/)
-    .default("default"),
-  CODER_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
-  CODER_CPUS: z.coerce.number().min(0.1).max(64).default(2),
-  CODER_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
-  /** Bound of each workspace's /workspace in MB; 0 gives new workspaces unbounded plain volumes. */
-  CODER_DISK_MB: z.coerce
-    .number()
-    .int()
-    .refine((mb) => mb === 0 || mb >= 64, "must be 0 (no quota) or at least 64")
-    .default(10240),
-  /** Bound of the snapshot store in MB; default a quarter of CODER_DISK_MB, 16 to 1024. */
-  CODER_STATE_DISK_MB: z.coerce.number().int().min(16).optional(),
-  /** Host folder of the disk images, as the engine sees it; default `<engine data root>/coder-disks`. */
-  CODER_DISK_DIR: z.string().startsWith("/", "must be an absolute path").optional(),
-  /** What each person may hold (limits/limits.ts), unless an admin gives them their own. */
-  CODER_DEFAULT_LIMITS: defaultLimitsSchema,
-  /** Workspaces made ahead so a create answers at once (workspaces/warm-pool.ts); 0: none. */
-  CODER_WARM_POOL: z.coerce.number().int().min(0).max(32).default(2),
-  /** A workspace nothing has used for this long is stopped (workspaces/idle-stopper.ts); 0: never. */
-  CODER_IDLE_STOP_SECONDS: z.coerce.number().int().min(0).default(1800),
-  CODER_SECURE_COOKIES: bool.default(false),
-  /** How long the audit trail keeps an entry (audit/retention-purge.ts), in days. */
-  CODER_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
-  /** The most a git import or an upload may bring in (the archive, and what it unpacks to), in MB. */
-  CODER_IMPORT_MAX_MB: z.coerce.number().int().min(1).default(1024),
-  /** How long one import (clone or unpack) may take, in seconds. */
-  CODER_IMPORT_TIMEOUT_S: z.coerce.number().int().min(1).default(900),
-  /** Non-public destinations egress workspaces may reach anyway: a private mirror or git server. */
-  CODER_EGRESS_ALLOW: egressAllowSchema.default([]),
-  /** JSON list of language servers (language, command, extensions, install) added to or replacing the defaults. */
-  CODER_LSP_SERVERS: z
-    .string()
-    .optional()
-    .transform((json, ctx) => {
-      try {
-        return parseLspServers(json);
-      } catch (e) {
-        ctx.addIssue({ code: "custom", message: (e as Error).message });
-        return z.NEVER;
-      }
-    }),
-  /** The agent's model settings over its optional JSON file (see agent/config/agent-config.ts). */
-  CODER_AGENT_CONFIG: z.string().min(1).optional(),
-  CODER_OPENAI_COMPATIBLE_BASE_URL: z
-    .string()
-    .refine(
-      (url) => /^https?:\/\//.test(url) && URL.canParse(url),
-      "is not a URL (write it as http://host:port/v1)",
-    )
-    .optional(),
-  CODER_OPENAI_COMPATIBLE_API_KEY: text,
-  ANTHROPIC_API_KEY: text,
-  OPENAI_API_KEY: text,
-  /** Models offered, comma-separated (`name` for the OpenAI-compatible provider, `anthropic/x`, `openai/x`). */
-  CODER_MODELS: z
-    .string()
-    .default("")
-    .transform((list) =>
-      list
-        .split(",")
-        .map((m) => m.trim())
-        .filter(Boolean),
-    ),
-  CODER_DEFAULT_MODEL: text,
-  CODER_WEBSEARCH_API_KEY: text,
-  CODER_EXPERIMENTAL_BATCH_TOOL: bool.optional(),
-  CODER_EXPERIMENTAL_WEBSEARCH: bool.optional(),
-});
+      }),
+    /** The agent's model settings over its optional JSON file (see agent/config/agent-config.ts). */
+    CODER_AGENT_CONFIG: z.string().min(1).optional(),
+    CODER_OPENAI_COMPATIBLE_BASE_URL: z
+      .string()
+      .refine(
+        (url) => /^https?:\/\//.test(url) && URL.canParse(url),
+        "is not a URL (write it as http://host:port/v1)",
+      )
+      .optional(),
+    CODER_OPENAI_COMPATIBLE_API_KEY: text,
+    ANTHROPIC_API_KEY: text,
+    OPENAI_API_KEY: text,
+    /** Models offered, comma-separated (`name` for the OpenAI-compatible provider, `anthropic/x`, `openai/x`). */
+    CODER_MODELS: z
+      .string()
+      .default("")
+      .transform((list) =>
+        list
+          .split(",")
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ),
+    CODER_DEFAULT_MODEL: text,
+    CODER_WEBSEARCH_API_KEY: text,
+    CODER_EXPERIMENTAL_BATCH_TOOL: bool.optional(),
+    CODER_EXPERIMENTAL_WEBSEARCH: bool.optional(),
+    /** The service's address as people reach it (https://ide.example): OIDC's redirect URI. */
+    CODER_PUBLIC_URL: z
+      .string()
+      .refine(
+        (url) => /^https?:\/\/[^/]+\/?$/.test(url) && URL.canParse(url),
+        "is not an origin like https://ide.example",
+      )
+      .transform((url) => new URL(url).origin)
+      .optional(),
+    ...oidcEnv,
+  })
+  .superRefine(requireCompleteOidc);
 
 /** The agent's settings from the environment; unset ones leave the agent's file (or defaults) in charge. */
 export interface AgentEnv {
@@ -160,6 +173,10 @@ export type Config = {
   imports: { maxBytes: number; timeoutMs: number };
   lspServers: readonly LspServerConfig[];
   agent: AgentEnv;
+  /** The service's public origin (CODER_PUBLIC_URL), when it runs behind a proxy. */
+  publicUrl?: string;
+  /** Signing in with OpenID Connect; unset: off. */
+  oidc?: OidcConfig;
 };
 
 /** Names a browser on this machine may use for a service on loopback. */
@@ -182,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const oidc = oidcConfig(e);
   return {
     port: e.CODER_PORT,
     host: e.CODER_HOST,
@@ -231,5 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : {}),
       },
     },
+    ...(e.CODER_PUBLIC_URL ? { publicUrl: e.CODER_PUBLIC_URL } : {}),
+    ...(oidc ? { oidc } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuditLog } from "./audit/audit-log";
 import { RetentionPurge } from "./audit/retention-purge";
 import { AuthService } from "./auth/auth-service";
+import { startOidcSignIn } from "./auth/oidc-start";
 import { SessionSweeper } from "./auth/session-sweeper";
 import { UserAdmin } from "./auth/user-admin";
 import { joinCluster } from "./cluster/join-cluster";
@@ -136,6 +137,7 @@ export async function startService(
   workspaces.activity.addSource({ isActive: (id) => collab.liveDocuments(id).length > 0 });
   const idleStopper = new IdleStopper(db, workspaces, config.idleStopSeconds * 1000, log);
   idleStopper.start();
+  const oidc = config.oidc && startOidcSignIn(config.oidc, db, log);
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
@@ -160,6 +162,8 @@ export async function startService(
     allowedOrigins: config.allowedOrigins,
     allowedHosts: config.allowedHosts,
     secureCookies: config.secureCookies,
+    oidc,
+    publicUrl: config.publicUrl,
     lspServers: config.lspServers,
     log,
   });
@@ -189,6 +193,7 @@ export async function startService(
     async close() {
       await sweeper.stop();
       await retention.stop();
+      await oidc?.stop();
       await idleStopper.stop();
       await agent.close();
       // Typing not yet on disk goes there while the daemons still answer.

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS } from "../config/limits";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
-import { DEFAULT_LIMITS } from "../limits/limits";
 import { UserLimits } from "../workspaces/user-limits";
 import { Accounts } from "./accounts";
 import { AuthService } from "./auth-service";

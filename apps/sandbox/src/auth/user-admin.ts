@@ -1,8 +1,8 @@
 import type { Workspace } from "@coder/protocol";
+import { type Limits, type LimitsOverride, readOverride, type WorkspaceSize } from "../config/limits";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { ServiceError } from "../errors/service-error";
-import { type Limits, type LimitsOverride, readOverride, type WorkspaceSize } from "../limits/limits";
 import type { SiteRole } from "./principal";
 
 /** A user as the administration page shows them. */

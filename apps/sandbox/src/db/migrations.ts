@@ -398,6 +398,32 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
       await db.schema.createIndex("audit_events_at").on("audit_events").column("at").execute();
     },
   },
+  "0017_oidc": {
+    async up(db: Kysely<unknown>) {
+      // A sign-in with OIDC under way (auth/oidc-flows.ts): what the callback must match, for 10 minutes.
+      await db.schema
+        .createTable("oidc_flows")
+        // sha256 of the browser's flow cookie: the flow is bound to the browser that started it.
+        .addColumn("id_hash", "text", (c) => c.primaryKey())
+        .addColumn("state", "text", (c) => c.notNull())
+        .addColumn("nonce", "text", (c) => c.notNull())
+        .addColumn("code_verifier", "text", (c) => c.notNull())
+        .addColumn("redirect_uri", "text", (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      // Who a provider's subject is here (auth/oidc-identities.ts).
+      await db.schema
+        .createTable("user_identities")
+        .addColumn("issuer", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("user_identities_pk", ["issuer", "subject"])
+        // One identity per provider for an account.
+        .addUniqueConstraint("user_identities_user_issuer", ["user_id", "issuer"])
+        .execute();
+    },
+  },
 });
 
 /** The id migration 0014 gives the admin an install already had (and a new install's first admin). */

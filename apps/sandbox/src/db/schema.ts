@@ -275,6 +275,25 @@ export interface AuditEventTable {
   detail: string | null;
 }
 
+/** A sign-in with OIDC under way (migration 0017_oidc; auth/oidc-flows.ts). */
+export interface OidcFlowTable {
+  /** sha256 of the flow cookie's value; the cookie itself is never stored. */
+  id_hash: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  redirect_uri: string;
+  expires_at: string;
+}
+
+/** An OpenID provider's subject linked to an account (migration 0017_oidc). */
+export interface UserIdentityTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -300,4 +319,6 @@ export interface Database {
   users: UserTable;
   workspace_members: WorkspaceMemberTable;
   audit_events: AuditEventTable;
+  oidc_flows: OidcFlowTable;
+  user_identities: UserIdentityTable;
 }

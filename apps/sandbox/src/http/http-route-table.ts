@@ -6,11 +6,12 @@ import { authRoutes } from "./auth-routes";
 import type { FailureBackoff } from "./failure-backoff";
 import type { HttpRoute } from "./http-routes";
 import { type ImportRouteDeps, importRoutes } from "./import-routes";
+import { type OidcRouteDeps, oidcRoutes } from "./oidc-routes";
 
 /** Paths the service keeps for itself: one the table does not name is 404, never a page of the UI. */
 export const SERVICE_PATHS = ["/api/", "/auth/"] as const;
 
-export interface HttpRouteTableDeps extends ImportRouteDeps {
+export interface HttpRouteTableDeps extends ImportRouteDeps, OidcRouteDeps {
   auth: AuthService;
   audit: AuditLog;
   secureCookies: boolean;
@@ -39,5 +40,6 @@ export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
     ...authRoutes(deps.auth, deps.secureCookies, deps.shareFailures, deps.audit),
     ...importRoutes(deps),
     ...auditRoutes(deps),
+    ...oidcRoutes(deps),
   ];
 }

@@ -7,6 +7,7 @@ import { clientOf } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
+import type { OidcSignIn } from "../auth/oidc-sign-in";
 import type { UserAdmin } from "../auth/user-admin";
 import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
@@ -55,6 +56,9 @@ export interface ServerDeps {
   /** Host names the service answers to (config.allowedHosts); any other Host header is refused. */
   allowedHosts: string[];
   secureCookies: boolean;
+  /** Signing in with OpenID Connect, when configured; `publicUrl` (CODER_PUBLIC_URL) is its callback's origin. */
+  oidc?: OidcSignIn;
+  publicUrl?: string;
   lspServers: readonly LspServerConfig[];
   log: (line: string) => void;
 }
@@ -164,6 +168,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       trpc,
       uploads: deps.imports.uploads,
       driver,
+      oidc: deps.oidc,
+      publicUrl: deps.publicUrl,
       log,
     }),
     SERVICE_PATHS,

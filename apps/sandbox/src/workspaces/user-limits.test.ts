@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Accounts } from "../auth/accounts";
 import { loadConfig } from "../config";
+import { DEFAULT_LIMITS } from "../config/limits";
 import type { Db } from "../db/database";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
-import { DEFAULT_LIMITS } from "../limits/limits";
 import { UserLimits } from "./user-limits";
 
 /** A workspace row of `ownerId`, running or stopped, as the workspace service writes it. */

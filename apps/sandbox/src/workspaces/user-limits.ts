@@ -1,6 +1,6 @@
+import { type Limits, readOverride, type WorkspaceSize } from "../config/limits";
 import type { Db } from "../db/database";
 import { ServiceError } from "../errors/service-error";
-import { type Limits, readOverride, type WorkspaceSize } from "../limits/limits";
 
 /** The numbers of one person's workspaces: all of them, and those asked to run. */
 export interface Usage {

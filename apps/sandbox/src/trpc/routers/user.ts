@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limitsOverride } from "../../limits/limits";
+import { limitsOverride } from "../../config/limits";
 import { adminProcedure, router } from "../init";
 
 /** A user id as the service makes them (a UUID; the first admin's is a fixed word). */

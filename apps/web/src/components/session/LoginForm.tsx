@@ -1,11 +1,12 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { logIn } from "../../lib/auth/auth-requests";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./login-form.module.css";
 
-export function LoginForm({ linkExpired }: { linkExpired: boolean }) {
+/** `children`: the other ways of signing in, below the token's (each its own component). */
+export function LoginForm({ linkExpired, children }: { linkExpired: boolean; children?: ReactNode }) {
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(
     linkExpired ? "That login link has expired or was already used. Log in with the token." : null,
@@ -52,6 +53,7 @@ export function LoginForm({ linkExpired }: { linkExpired: boolean }) {
         <PendingButton pending={pending} type="submit" className="button primary" data-testid="login-submit">
           Log in
         </PendingButton>
+        {children}
       </form>
     </main>
   );
