@@ -2,6 +2,8 @@ import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { ConnectionRegistry } from "./connection-registry";
+import { Invites } from "./invites";
+import { Passwords } from "./passwords";
 import type { Principal } from "./principal";
 import { hashSecret, newSecret } from "./secrets";
 import { ShareLinks } from "./share-links";
@@ -18,12 +20,18 @@ const TICKET_MINUTES = 15;
 export class AuthService {
   /** Share links and the guests who joined through them. */
   readonly shares: ShareLinks;
+  /** Invitations and reset links that set a password (invites.ts). */
+  readonly invites: Invites;
+  /** Signing in with an e-mail address and a password (passwords.ts). */
+  readonly passwords: Passwords;
 
   constructor(
     private readonly db: Db,
     readonly connections = new ConnectionRegistry(),
   ) {
     this.shares = new ShareLinks(db, connections);
+    this.invites = new Invites(db);
+    this.passwords = new Passwords(db);
   }
 
   /** Makes the admin token at first start; returns it (to print once) or null when one exists. */
@@ -175,6 +183,7 @@ export class AuthService {
     await this.db.deleteFrom("login_sessions").where("expires_at", "<=", now).execute();
     await this.db.deleteFrom("login_tickets").where("expires_at", "<=", now).execute();
     await this.shares.purgeExpired();
+    await this.invites.purgeExpired();
   }
 
   private endConnections(sessionId: string): void {

@@ -30,7 +30,7 @@ async function loginToken(req: IncomingMessage): Promise<string> {
   return validBody(data, loginBody).token;
 }
 
-function startSession(
+export function startSession(
   res: ServerResponse,
   status: number,
   session: { cookie: string; maxAgeSeconds: number },

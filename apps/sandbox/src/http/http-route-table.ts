@@ -4,6 +4,7 @@ import { authRoutes } from "./auth-routes";
 import type { FailureBackoff } from "./failure-backoff";
 import type { HttpRoute } from "./http-routes";
 import { type ImportRouteDeps, importRoutes } from "./import-routes";
+import { passwordRoutes } from "./password-routes";
 
 /** Paths the service keeps for itself: one the table does not name is 404, never a page of the UI. */
 export const SERVICE_PATHS = ["/api/", "/auth/"] as const;
@@ -11,7 +12,7 @@ export const SERVICE_PATHS = ["/api/", "/auth/"] as const;
 export interface HttpRouteTableDeps extends ImportRouteDeps {
   auth: AuthService;
   secureCookies: boolean;
-  /** Holds back wrong share-link guesses (failure-backoff.ts). */
+  /** Holds back wrong share-link and invitation-link guesses (failure-backoff.ts). */
   shareFailures: FailureBackoff;
   /** The tRPC handler for `/api/trpc/<procedure>`. */
   trpc(req: IncomingMessage, res: ServerResponse): void;
@@ -35,5 +36,10 @@ export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
     },
     ...authRoutes(deps.auth, deps.secureCookies, deps.shareFailures),
     ...importRoutes(deps),
+    ...passwordRoutes({
+      auth: deps.auth,
+      secureCookies: deps.secureCookies,
+      secretGuesses: deps.shareFailures,
+    }),
   ];
 }

@@ -8,6 +8,7 @@ import {
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
+import type { Invites } from "../auth/invites";
 import { type Principal, type Role, roleAllows, roleOn, serviceRole } from "../auth/principal";
 import type { ShareLinks } from "../auth/share-links";
 import { NamedError } from "../errors/named-error";
@@ -34,6 +35,8 @@ export interface Context {
   imports: WorkspaceImporter;
   agent: AgentService;
   shares: ShareLinks;
+  /** Invitations and reset links (administrators make them). */
+  invites: Invites;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
   origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
@@ -161,8 +164,17 @@ export const signedInProcedure = base
 export const ownerProcedure = base.meta({ access: { role: "owner", on: "service" } }).use(({ ctx, next }) => {
   authorize(ctx.principal, "owner", null);
   const { principal } = ctx;
-  if (principal.kind !== "user") throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
+  if (principal.kind !== "user")
+    throw new TRPCError({ code: "FORBIDDEN", message: "only a user may do that" });
   return next({ ctx: { principal } });
+});
+
+/** Only a site administrator (a user whose site role is admin). */
+export const adminProcedure = ownerProcedure.use(({ ctx, next }) => {
+  if (ctx.principal.siteRole !== "admin") {
+    throw new TRPCError({ code: "FORBIDDEN", message: "only an administrator may do that" });
+  }
+  return next();
 });
 
 /** Yields what `source` yields; `release` runs once it ends, however it ends. */

@@ -77,6 +77,9 @@ const EXPECTED: Record<string, `${Role} on ${Access["on"]}`> = {
   "talk.watch": "viewer on workspace",
   "talk.send": "viewer on workspace",
   "talk.setViewersMayWrite": "owner on workspace",
+  // Site administrators only (adminProcedure: an owner-level user whose site role is admin).
+  "user.invite": "owner on service",
+  "user.resetLink": "owner on service",
 };
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };

@@ -1,5 +1,6 @@
 import { router } from "./init";
 import { filesRouter } from "./routers/files";
+import { inviteProcedures } from "./routers/invite";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
 import { modelsRouter, sessionRouter } from "./routers/session";
@@ -20,6 +21,7 @@ export const appRouter = router({
   presence: presenceRouter,
   terminal: terminalRouter,
   talk: talkRouter,
+  user: router({ ...inviteProcedures }),
 });
 
 export type AppRouter = typeof appRouter;
