@@ -1,4 +1,5 @@
 import { LoginForm } from "../../components/session/LoginForm";
+import { PasswordLoginForm } from "../../components/session/PasswordLoginForm";
 
 export const metadata = { title: "Log in · coder" };
 
@@ -9,5 +10,9 @@ export default async function LoginPage({
 }) {
   // The service sends an expired one-time login link here with `?expired=1`.
   const { expired } = await searchParams;
-  return <LoginForm linkExpired={expired !== undefined} />;
+  return (
+    <LoginForm linkExpired={expired !== undefined}>
+      <PasswordLoginForm />
+    </LoginForm>
+  );
 }

@@ -1,11 +1,12 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { logIn } from "../../lib/auth/auth-requests";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./login-form.module.css";
 
-export function LoginForm({ linkExpired }: { linkExpired: boolean }) {
+/** The admin token's form; `children` are the other ways of signing in, shown above it. */
+export function LoginForm({ linkExpired, children }: { linkExpired: boolean; children?: ReactNode }) {
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(
     linkExpired ? "That login link has expired or was already used. Log in with the token." : null,
@@ -28,6 +29,7 @@ export function LoginForm({ linkExpired }: { linkExpired: boolean }) {
 
   return (
     <main className={styles.page}>
+      {children}
       <form className={styles.card} onSubmit={submit}>
         <h1 className={styles.title}>coder</h1>
         <label className={styles.label} htmlFor="login-token">
