@@ -22,6 +22,7 @@ const modules = [
   "apps/sandbox/bench/import.bench.ts",
   "apps/sandbox/bench/collab.bench.ts",
   "apps/sandbox/bench/collab-agent.bench.ts",
+  "apps/sandbox/bench/accounts.bench.ts",
 ];
 const only = process.argv.slice(2);
 

@@ -78,6 +78,8 @@ export function clientKey(address: string): string {
  * - A right secret is answered at once (only the failures are held) and resets nothing: a valid
  *   link a guesser holds cannot buy back their allowance.
  * In memory and bounded: the addresses remembered and the guesses waiting are capped.
+ * Password sign-ins use two more instances (password-routes.ts): one keyed by the client address,
+ * one by the e-mail address tried (a key that is no IP address is taken as it is).
  */
 export class FailureBackoff {
   private readonly addresses = new Map<string, AddressState>();
