@@ -16,9 +16,10 @@ const whoami = (page: Page) =>
  * signs in again through the login page's e-mail and password form.
  */
 describe("an invited person in Chromium", () => {
-  const { stack, browser } = useStackAndBrowser();
+  const made = useStackAndBrowser();
 
   it("sets a name and password through the invitation link and later signs in with them", async () => {
+    const { stack, browser } = made;
     const admin = trpcClient(stack.url, await login(stack.url, stack.token));
     const { url } = await admin.user.invite.mutate({ email: "grace@example.com", role: "member" });
 
