@@ -30,7 +30,7 @@ export function InviteForm({ secret }: { secret: string }) {
     return (
       <main className={styles.page}>
         <div className={styles.card}>
-          <h1 className={styles.title}>This link cannot be used</h1>
+          <h1 className={styles.title}>Invitation</h1>
           <p className={styles.error} data-testid="invite-error" role="alert">
             {preview.error}
           </p>
@@ -74,6 +74,7 @@ export function InviteForm({ secret }: { secret: string }) {
             <input
               id="invite-name"
               data-testid="invite-name"
+              type="text"
               maxLength={64}
               autoComplete="name"
               // biome-ignore lint/a11y/noAutofocus: the first field of a page whose only job is this form

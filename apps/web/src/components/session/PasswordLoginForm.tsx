@@ -35,7 +35,10 @@ export function PasswordLoginForm() {
       <input
         id="password-email"
         data-testid="password-email"
-        type="email"
+        // Text with an e-mail keyboard: the page's input styles are for text and password fields.
+        type="text"
+        inputMode="email"
+        autoCapitalize="off"
         autoComplete="username"
         value={email}
         onChange={(event) => setEmail(event.target.value)}
