@@ -39,7 +39,7 @@ describe("the administration page, in Chromium", () => {
     expect(await member.page.getByTestId("admin-link").count()).toBe(0);
     // The page itself is no way in: the service refuses the member its data.
     await member.page.goto(`${stack.url}/admin`);
-    await member.page.getByRole("alert").filter({ hasText: "only an admin may do that" }).waitFor();
+    await member.page.getByRole("alert").filter({ hasText: "only an administrator may do that" }).waitFor();
     await member.page.goto(`${stack.url}/w/${id}`);
     await member.page.locator('[data-testid=terminal][data-state="open"]').waitFor({ timeout: 30_000 });
 

@@ -2,7 +2,9 @@ import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { ConnectionRegistry } from "./connection-registry";
+import { Invites } from "./invites";
 import { NamedShares } from "./named-shares";
+import { Passwords } from "./passwords";
 import type { Principal } from "./principal";
 import { Profiles } from "./profiles";
 import { hashSecret, newSecret } from "./secrets";
@@ -27,6 +29,10 @@ export class AuthService {
   readonly members: NamedShares;
   /** What people change about their own accounts. */
   readonly profiles: Profiles;
+  /** Invitations and reset links that set a password (invites.ts). */
+  readonly invites: Invites;
+  /** Signing in with an e-mail address and a password (passwords.ts). */
+  readonly passwords: Passwords;
 
   constructor(
     private readonly db: Db,
@@ -36,6 +42,8 @@ export class AuthService {
     this.roles = new WorkspaceRoles(db);
     this.members = new NamedShares(db, connections);
     this.profiles = new Profiles(db);
+    this.invites = new Invites(db);
+    this.passwords = new Passwords(db);
   }
 
   /** Makes the admin token at first start; returns it (to print once) or null when one exists. */
@@ -210,6 +218,7 @@ export class AuthService {
     await this.db.deleteFrom("login_sessions").where("expires_at", "<=", now).execute();
     await this.db.deleteFrom("login_tickets").where("expires_at", "<=", now).execute();
     await this.shares.purgeExpired();
+    await this.invites.purgeExpired();
   }
 
   private endConnections(sessionId: string): void {

@@ -398,6 +398,33 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
       await db.schema.createIndex("audit_events_at").on("audit_events").column("at").execute();
     },
   },
+  "0016_passwords": {
+    async up(db: Kysely<unknown>) {
+      // Invited local accounts (auth/invites.ts, auth/passwords.ts): an argon2id hash per user who
+      // set a password, and the single-use links that let a person set one.
+      await db.schema
+        .createTable("user_passwords")
+        .addColumn("user_id", "text", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
+        .addColumn("hash", "text", (c) => c.notNull())
+        .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("invites")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        // sha256 of the secret in the link (auth/secrets.ts); the secret itself is never stored.
+        .addColumn("secret_hash", "text", (c) => c.notNull().unique())
+        .addColumn("email", "text", (c) => c.notNull())
+        .addColumn("role", "text", (c) => c.notNull())
+        .addColumn("kind", "text", (c) => c.notNull())
+        // The account a reset link sets the password of; null for an invitation.
+        .addColumn("user_id", "text", (c) => c.references("users.id").onDelete("cascade"))
+        .addColumn("created_by", "text", (c) => c.references("users.id").onDelete("set null"))
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
+        .addColumn("used_at", t.timestamp)
+        .execute();
+    },
+  },
   "0017_oidc": {
     async up(db: Kysely<unknown>) {
       // A sign-in with OIDC under way (auth/oidc-flows.ts): what the callback must match, for 10 minutes.

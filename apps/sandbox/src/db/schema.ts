@@ -30,6 +30,32 @@ export interface WorkspaceMemberTable {
   created_at: string;
 }
 
+/** A user's password, as an argon2id PHC string (migration 0016_passwords; auth/passwords.ts). */
+export interface UserPasswordTable {
+  user_id: string;
+  hash: string;
+  updated_at: string;
+}
+
+/** A single-use link to set a password: a new account's invitation or an account's reset (0016_passwords). */
+export interface InviteTable {
+  id: string;
+  /** sha256 of the secret in the link; the secret itself is never stored. */
+  secret_hash: string;
+  /** Lower-cased: the address the account signs in with. */
+  email: string;
+  /** The site role the new account gets (a reset keeps the account's own). */
+  role: "admin" | "member";
+  kind: "invite" | "reset";
+  /** The account a reset link is for; null for an invitation. */
+  user_id: string | null;
+  /** The administrator who made the link; null once their account is deleted. */
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface LoginSessionTable {
   /** sha256 of the cookie value; the cookie itself is never stored. */
   id_hash: string;
@@ -321,4 +347,6 @@ export interface Database {
   audit_events: AuditEventTable;
   oidc_flows: OidcFlowTable;
   user_identities: UserIdentityTable;
+  user_passwords: UserPasswordTable;
+  invites: InviteTable;
 }

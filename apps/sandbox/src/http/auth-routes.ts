@@ -32,7 +32,7 @@ async function loginToken(req: IncomingMessage): Promise<string> {
   return validBody(data, loginBody).token;
 }
 
-function startSession(
+export function startSession(
   res: ServerResponse,
   status: number,
   session: { cookie: string; maxAgeSeconds: number },

@@ -18,14 +18,20 @@ const GLOBAL_DOUBLING = 10;
 const MAX_WAITING_PER_ADDRESS = 64;
 const MAX_WAITING = 2_048;
 
+/** What a refusal says when too many guesses wait: from one client (key), and from everyone. */
+export interface WaitingRefusals {
+  oneClient: string;
+  everyone: string;
+}
+
+const LINK_CHECKS: WaitingRefusals = {
+  oneClient: "too many link checks from your address are waiting for an answer; wait for them first",
+  everyone: "too many link checks are waiting for an answer right now; try again in a minute",
+};
+
 export class TooManyGuessesError extends ServiceError {
-  constructor(fromOneAddress: boolean) {
-    super(
-      "too_many",
-      fromOneAddress
-        ? "too many link checks from your address are waiting for an answer; wait for them first"
-        : "too many link checks are waiting for an answer right now; try again in a minute",
-    );
+  constructor(message: string) {
+    super("too_many", message);
   }
 }
 
@@ -72,6 +78,8 @@ export function clientKey(address: string): string {
  * - A right secret is answered at once (only the failures are held) and resets nothing: a valid
  *   link a guesser holds cannot buy back their allowance.
  * In memory and bounded: the addresses remembered and the guesses waiting are capped.
+ * Password sign-ins use two more instances (password-routes.ts): one keyed by the client address,
+ * one by the e-mail address tried (a key that is no IP address is taken as it is).
  */
 export class FailureBackoff {
   private readonly addresses = new Map<string, AddressState>();
@@ -79,7 +87,10 @@ export class FailureBackoff {
   private globalAt = 0;
   private waiting = 0;
 
-  constructor(private readonly clock: BackoffClock = realClock) {}
+  constructor(
+    private readonly clock: BackoffClock = realClock,
+    private readonly refusals: WaitingRefusals = LINK_CHECKS,
+  ) {}
 
   /**
    * Looks a guess from `address` up in its turn; a null answer (wrong secret) is returned only
@@ -89,8 +100,8 @@ export class FailureBackoff {
   async run<T>(address: string, lookup: () => Promise<T | null>, gone: () => boolean = () => false) {
     const key = clientKey(address);
     const state = this.state(key);
-    if (state.waiting >= MAX_WAITING_PER_ADDRESS) throw new TooManyGuessesError(true);
-    if (this.waiting >= MAX_WAITING) throw new TooManyGuessesError(false);
+    if (state.waiting >= MAX_WAITING_PER_ADDRESS) throw new TooManyGuessesError(this.refusals.oneClient);
+    if (this.waiting >= MAX_WAITING) throw new TooManyGuessesError(this.refusals.everyone);
     const previous = state.turn;
     let done = () => {};
     state.turn = new Promise<void>((resolve) => {

@@ -7,6 +7,7 @@ import type { FailureBackoff } from "./failure-backoff";
 import type { HttpRoute } from "./http-routes";
 import { type ImportRouteDeps, importRoutes } from "./import-routes";
 import { type OidcRouteDeps, oidcRoutes } from "./oidc-routes";
+import { passwordRoutes } from "./password-routes";
 
 /** Paths the service keeps for itself: one the table does not name is 404, never a page of the UI. */
 export const SERVICE_PATHS = ["/api/", "/auth/"] as const;
@@ -15,7 +16,7 @@ export interface HttpRouteTableDeps extends ImportRouteDeps, OidcRouteDeps {
   auth: AuthService;
   audit: AuditLog;
   secureCookies: boolean;
-  /** Holds back wrong share-link guesses (failure-backoff.ts). */
+  /** Holds back wrong share-link and invitation-link guesses (failure-backoff.ts). */
   shareFailures: FailureBackoff;
   /** The tRPC handler for `/api/trpc/<procedure>`. */
   trpc(req: IncomingMessage, res: ServerResponse): void;
@@ -41,5 +42,10 @@ export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
     ...importRoutes(deps),
     ...auditRoutes(deps),
     ...oidcRoutes(deps),
+    ...passwordRoutes({
+      auth: deps.auth,
+      secureCookies: deps.secureCookies,
+      secretGuesses: deps.shareFailures,
+    }),
   ];
 }

@@ -64,14 +64,15 @@ export interface ServerDeps {
 }
 
 /**
- * Pages anyone may load: the login page, a share link's join page, the page saying a guest's
- * access ended, and the static assets they need.
+ * Pages anyone may load: the login page, a share link's join page, an invitation's page, the
+ * page saying a guest's access ended, and the static assets they need.
  */
 function isPublicPage(pathname: string): boolean {
   return (
     pathname === "/login" ||
     pathname === "/ended" ||
     /^\/s\/[A-Za-z0-9_-]{1,200}$/.test(pathname) ||
+    /^\/invite\/[A-Za-z0-9_-]{1,200}$/.test(pathname) ||
     pathname.startsWith("/_next/") ||
     pathname === "/favicon.ico" ||
     pathname === "/icon.svg"
@@ -145,6 +146,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         roles: auth.roles,
         profiles: auth.profiles,
         subscribedTo,
+        invites: auth.invites,
         origin,
         lspServers: deps.lspServers,
         log,

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AgentService } from "../agent/agent-service";
 import type { AuditClient } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
+import type { Invites } from "../auth/invites";
 import type { NamedShares } from "../auth/named-shares";
 import { type Principal, type Role, roleAllows, serviceRole } from "../auth/principal";
 import type { Profiles } from "../auth/profiles";
@@ -59,6 +60,8 @@ export interface Context {
    * ending the caller's role there ends it (null for queries and mutations).
    */
   subscribedTo: ((workspaceId: string) => void) | null;
+  /** Invitations and reset links (administrators make them). */
+  invites: Invites;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
   origin: string;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
@@ -207,7 +210,7 @@ export const ownerProcedure = base
 export const adminProcedure = base.meta({ access: { role: "admin", on: "service" } }).use(({ ctx, next }) => {
   const { principal } = ctx;
   if (principal.kind !== "user" || principal.siteRole !== "admin") {
-    throw new TRPCError({ code: "FORBIDDEN", message: "only an admin may do that" });
+    throw new TRPCError({ code: "FORBIDDEN", message: "only an administrator may do that" });
   }
   return next({ ctx: { principal } });
 });

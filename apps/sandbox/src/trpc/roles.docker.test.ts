@@ -95,6 +95,9 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "workspace.transfer": "admin on service",
   // A user renames themselves; guests choose their name when they join.
   "profile.update": "owner on service",
+  // Invitations and reset links: site admins only.
+  "user.invite": "admin on service",
+  "user.resetLink": "admin on service",
 };
 
 /** A site admin may do everything an owner may, and administer the service. */

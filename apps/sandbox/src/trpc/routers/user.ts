@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { limitsOverride } from "../../config/limits";
 import { adminProcedure, router } from "../init";
+import { inviteProcedures } from "./invite";
 
 /** A user id as the service makes them (a UUID; the first admin's is a fixed word). */
 export const userId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "that is not a user id");
 
 /** The administration of people (admins only): who there is, their role, limits and suspension. */
 export const userRouter = router({
+  ...inviteProcedures,
   /** Every user with role, suspension, when they came and were last seen, workspace count and limits. */
   list: adminProcedure.query(({ ctx }) => ctx.people.list()),
   /** Changes what is given; `limits: null` puts the user back on CODER_DEFAULT_LIMITS. */

@@ -1,5 +1,6 @@
 import { LoginForm } from "../../components/session/LoginForm";
 import { OidcSignIn } from "../../components/session/OidcSignIn";
+import { PasswordLoginForm } from "../../components/session/PasswordLoginForm";
 
 export const metadata = { title: "Log in · coder" };
 
@@ -13,6 +14,7 @@ export default async function LoginPage({
   return (
     <LoginForm linkExpired={expired !== undefined}>
       <OidcSignIn />
+      <PasswordLoginForm />
     </LoginForm>
   );
 }

@@ -5,7 +5,7 @@ import { logIn } from "../../lib/auth/auth-requests";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./login-form.module.css";
 
-/** `children`: the other ways of signing in, below the token's (each its own component). */
+/** The admin token's form; `children` are the other ways of signing in, shown above it. */
 export function LoginForm({ linkExpired, children }: { linkExpired: boolean; children?: ReactNode }) {
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(
@@ -29,6 +29,7 @@ export function LoginForm({ linkExpired, children }: { linkExpired: boolean; chi
 
   return (
     <main className={styles.page}>
+      {children}
       <form className={styles.card} onSubmit={submit}>
         <h1 className={styles.title}>coder</h1>
         <label className={styles.label} htmlFor="login-token">
@@ -53,7 +54,6 @@ export function LoginForm({ linkExpired, children }: { linkExpired: boolean; chi
         <PendingButton pending={pending} type="submit" className="button primary" data-testid="login-submit">
           Log in
         </PendingButton>
-        {children}
       </form>
     </main>
   );

@@ -78,7 +78,7 @@ export async function logOut(fetchImpl: Fetch = fetch): Promise<void> {
 }
 
 /** The `{error}` the service sends, or a sentence that fits the status when the body has none. */
-async function serviceError(response: Response): Promise<string> {
+export async function serviceError(response: Response): Promise<string> {
   try {
     const body: unknown = await response.json();
     if (typeof body === "object" && body !== null && "error" in body && typeof body.error === "string") {
