@@ -205,6 +205,15 @@ describe("disk merge", () => {
     );
   });
 
+  it("keeps a character someone deleted gone when the disk added text on both sides of it", async () => {
+    // A small change is not taken as one run replaced whole: that would bring the deleted 😀 back.
+    const live = new Y.Doc();
+    const merge = new DiskMerge(live, "😀");
+    live.getText(COLLAB_TEXT).delete(0, 2);
+    expect(await merge.diskChanged("a😀b")).toBe("merged");
+    expect(live.getText(COLLAB_TEXT).toString()).toBe("ab");
+  });
+
   it("keeps typing that reached the service but not the disk when the disk changes elsewhere", async () => {
     const live = new Y.Doc();
     const merge = new DiskMerge(live, "one\ntwo\nthree\n");

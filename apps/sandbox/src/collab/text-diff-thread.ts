@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { commonEnds, type TextEdit } from "./text-diff";
+import { commonEnds, type TextEdit, textEdits } from "./text-diff";
 import type { DiffAnswer, DiffRequest } from "./text-diff-worker";
 
 /**
@@ -16,8 +16,10 @@ function startWorker(): Worker {
     : new Worker(new URL("./text-diff-worker.mjs", import.meta.url));
 }
 
-/** UTF-16 units each side up to which a change is taken whole, without the thread. */
+/** UTF-16 units each side up to which a replacement is diffed on the loop, without the thread. */
 const SMALL_CHANGE = 256;
+/** What a small diff on the loop may take; past it, what it did not reach is replaced whole. */
+const SMALL_CHANGE_BUDGET_MS = 5;
 
 type Waiting = { resolve(edits: TextEdit[]): void; reject(error: Error): void };
 
@@ -60,10 +62,18 @@ export async function textEditsOffThread(from: string, to: string): Promise<Text
   const { head, tail } = commonEnds(from, to);
   const removed = from.slice(head, from.length - tail);
   const inserted = to.slice(head, to.length - tail);
-  // A change of a few characters is one edit as it stands: the thread's round trip (long on a
-  // busy machine) would cost more than anything a diff inside it could keep in place.
-  if (removed.length <= SMALL_CHANGE && inserted.length <= SMALL_CHANGE)
+  // Only an insertion or a removal is one edit as it stands. A replacement, however small, is
+  // diffed: taken whole, it would bring back text that someone deleted meanwhile inside it (the
+  // merge applies the disk's change against the baseline, and a run replaced whole re-inserts what
+  // it kept). A small one is diffed here, within a short budget: the thread's round trip (long on
+  // a busy machine) would cost more.
+  if (!removed || !inserted)
     return removed || inserted ? [{ at: head, remove: removed.length, insert: inserted }] : [];
+  if (removed.length <= SMALL_CHANGE && inserted.length <= SMALL_CHANGE)
+    return textEdits(removed, inserted, SMALL_CHANGE_BUDGET_MS).map((edit) => ({
+      ...edit,
+      at: edit.at + head,
+    }));
   const id = nextId++;
   const edits = await new Promise<TextEdit[]>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
