@@ -261,7 +261,7 @@ describe("the audit trail records who did what", () => {
     expect(await entry("user.deleted", (e) => e.target === joanId)).toMatchObject({ actor: owner });
   });
 
-  it("keeps no token, link secret, session cookie or login link in any entry or in the JSONL export", async () => {
+  it("keeps no token, link secret, password, session cookie or login link in any entry or in the JSONL export", async () => {
     const { t } = agent;
     await t.service.audit.settled();
     const listed: AuditEvent[] = [];
