@@ -176,7 +176,92 @@ describe("the audit trail records who did what", () => {
     expect(entries.length).toBeGreaterThanOrEqual(6);
   }, 180_000);
 
-  it("keeps no token, link secret, session cookie or login link in any entry or in the JSONL export", async () => {
+  /** Posts JSON to one of the service's sign-in routes, as the login and invitation pages do. */
+  const post = (path: string, data: unknown) =>
+    fetch(`${agent.t.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: agent.t.url, "user-agent": "audit-test" },
+      body: JSON.stringify(data),
+    });
+  const joan = { email: "joan@example.com", password: "tidal Lantern 47 ochre", name: "Joan Clarke" };
+  let joanId = "";
+
+  it("records the invitation an admin made and the person who joined through it", async () => {
+    const { t } = agent;
+    const { url } = await t.api.user.invite.mutate({ email: "Joan@Example.com", role: "member" });
+    const secret = url.split("/invite/")[1] ?? "";
+    secrets.push(secret, joan.password);
+    const invited = await entry("user.invited", (e) => e.target === joan.email);
+    expect(invited).toMatchObject({ actor: { kind: "user", name: "Owner" }, detail: { role: "member" } });
+
+    const accepted = await post("/auth/invite", { secret, displayName: joan.name, password: joan.password });
+    expect(accepted.status).toBe(204);
+    secrets.push(accepted.headers.get("set-cookie")?.split(";")[0]?.split("=")[1] ?? "");
+    const joined = await entry("user.joined", (e) => e.actor.name === joan.name);
+    expect(joined).toMatchObject({ actor: { kind: "user" }, detail: { via: "invite link" } });
+    joanId = joined.actor.id ?? "";
+    expect(joanId).not.toBe("");
+  });
+
+  it("records a password sign-in under the person's name, and a wrong password by the address tried", async () => {
+    const ok = await post("/auth/password", { email: joan.email, password: joan.password });
+    expect(ok.status).toBe(204);
+    secrets.push(ok.headers.get("set-cookie")?.split(";")[0]?.split("=")[1] ?? "");
+    const signedIn = await entry("auth.signed_in", (e) => (e.detail as { via: string }).via === "password");
+    expect(signedIn.actor).toMatchObject({ kind: "user", id: joanId, name: joan.name });
+
+    const wrongPassword = "not her password, a guess";
+    secrets.push(wrongPassword);
+    expect((await post("/auth/password", { email: joan.email, password: wrongPassword })).status).toBe(401);
+    const failed = await entry(
+      "auth.sign_in_failed",
+      (e) => (e.detail as { via: string }).via === "password" && e.target === joan.email,
+    );
+    expect(failed.actor).toMatchObject({ kind: "guest", id: null });
+  });
+
+  it("records a workspace shared with a person by name, and the share ended, with the person as target", async () => {
+    const { t, workspaceId } = agent;
+    await t.api.share.create.mutate({ workspaceId, role: "editor", email: joan.email });
+    const shared = await entry("share.created", (e) => e.target === joanId);
+    expect(shared).toMatchObject({ workspaceId, actor: { name: "Owner" }, detail: { role: "editor" } });
+    await t.api.share.revoke.mutate({ workspaceId, userId: joanId });
+    expect(await entry("share.revoked", (e) => e.target === joanId)).toMatchObject({
+      workspaceId,
+      actor: { name: "Owner" },
+    });
+  });
+
+  it("records what an admin did to a person: role, suspension, a reset link, a workspace given, deletion", async () => {
+    const { t, workspaceId } = agent;
+    const owner = { kind: "user", id: "first-admin", name: "Owner" };
+    await t.api.user.update.mutate({ userId: joanId, role: "admin" });
+    expect(await entry("user.updated", (e) => e.target === joanId)).toMatchObject({
+      actor: owner,
+      detail: { role: "admin" },
+    });
+    await t.api.user.update.mutate({ userId: joanId, suspended: true });
+    expect(await entry("user.suspended", (e) => e.target === joanId)).toMatchObject({ actor: owner });
+    await t.api.user.update.mutate({ userId: joanId, suspended: false });
+    expect(await entry("user.unsuspended", (e) => e.target === joanId)).toMatchObject({ actor: owner });
+
+    const reset = await t.api.user.resetLink.mutate({ userId: joanId });
+    secrets.push(reset.url.split("/invite/")[1] ?? "");
+    expect(await entry("user.reset_link", (e) => e.target === joanId)).toMatchObject({ actor: owner });
+
+    // Given to her and back, so the workspace stays the Owner's for the tests after this one.
+    await t.api.workspace.transfer.mutate({ workspaceId, userId: joanId });
+    await t.api.workspace.transfer.mutate({ workspaceId, userId: "first-admin" });
+    expect(await entry("workspace.transferred", (e) => e.target === joanId)).toMatchObject({
+      workspaceId,
+      actor: owner,
+    });
+
+    await t.api.user.delete.mutate({ userId: joanId });
+    expect(await entry("user.deleted", (e) => e.target === joanId)).toMatchObject({ actor: owner });
+  });
+
+  it("keeps no token, link secret, password, session cookie or login link in any entry or in the JSONL export", async () => {
     const { t } = agent;
     await t.service.audit.settled();
     const listed: AuditEvent[] = [];

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { ANONYMOUS, actorOf, clientOf } from "../audit/audit-entry";
+import { actorOf, clientOf } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
 import { guestName } from "../auth/guest-name";
@@ -11,6 +11,7 @@ import type { FailureBackoff } from "./failure-backoff";
 import { JSON_BODY_LIMIT, json, jsonBody, readBody, validBody } from "./http-answers";
 import { HttpRefusal } from "./http-errors";
 import type { HttpRoute } from "./http-routes";
+import { recordSignIn, recordSignInFailed } from "./sign-in-record";
 
 const loginBody = z.object({ token: z.string().trim().min(1, "enter the login token").max(200) });
 const secretBody = z.object({ secret: z.string().max(200) });
@@ -60,28 +61,13 @@ export function authRoutes(
 ): HttpRoute[] {
   const inTurn = <T>(req: IncomingMessage, lookup: () => Promise<T | null>) =>
     backoff.run(req.socket.remoteAddress ?? "unknown", lookup, () => req.socket.destroyed);
-  /** Records who a new session signs in (looked up as every later request will). */
-  const signedIn = async (
+  const signedIn = (
     req: IncomingMessage,
     cookie: string,
     action: "auth.signed_in" | "share.joined",
     via: string,
-  ) => {
-    const who = await auth.session(cookie);
-    if (!who) return;
-    const workspaceId = who.kind === "guest" ? who.workspaceId : null;
-    const target = who.kind === "guest" ? who.shareId : null;
-    audit.record({
-      actor: actorOf(who),
-      action,
-      target,
-      workspaceId,
-      client: clientOf(req),
-      detail: { via },
-    });
-  };
-  const failed = (req: IncomingMessage, via: string) =>
-    audit.record({ actor: ANONYMOUS, action: "auth.sign_in_failed", client: clientOf(req), detail: { via } });
+  ) => recordSignIn({ auth, audit }, req, cookie, action, via);
+  const failed = (req: IncomingMessage, via: string) => recordSignInFailed(audit, req, via);
   return [
     {
       method: "POST",

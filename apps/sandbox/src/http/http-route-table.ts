@@ -44,6 +44,7 @@ export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
     ...oidcRoutes(deps),
     ...passwordRoutes({
       auth: deps.auth,
+      audit: deps.audit,
       secureCookies: deps.secureCookies,
       secretGuesses: deps.shareFailures,
     }),

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { AuditLog } from "../audit/audit-log";
 import { Accounts } from "../auth/accounts";
 import { AuthService } from "../auth/auth-service";
 import { SESSION_COOKIE } from "../auth/http-auth";
@@ -39,6 +40,7 @@ describe.each(DIALECTS)("signing in with OIDC on %s", (dialect) => {
   let database: TestDatabase;
   let auth: AuthService;
   let accounts: Accounts;
+  let audit: AuditLog;
   let provider: TestOidcProvider;
   let service: { url: string; server: http.Server };
   let signIn: OidcSignIn;
@@ -55,8 +57,10 @@ describe.each(DIALECTS)("signing in with OIDC on %s", (dialect) => {
     database = await openTestDatabase(dialect);
     auth = new AuthService(database.db);
     accounts = new Accounts(database.db);
+    audit = new AuditLog(database.db, (line) => log.push(line));
     service = await serveRoutes(() => ({
       auth,
+      audit,
       oidc: signIn,
       secureCookies: false,
       log: (l) => log.push(l),
@@ -100,6 +104,11 @@ describe.each(DIALECTS)("signing in with OIDC on %s", (dialect) => {
     const principal = await signedInAs();
     expect(principal).toMatchObject({ kind: "user", name: "Ada Lovelace", siteRole: "member" });
     expect(browser.cookies.has("coder_oidc_flow")).toBe(false);
+    await audit.settled();
+    const { entries } = await audit.list({ all: true }, { action: "auth.signed_in" }, { limit: 10 });
+    expect(entries).toMatchObject([
+      { actor: { kind: "user", name: "Ada Lovelace" }, detail: { via: "oidc" } },
+    ]);
     // The next sign-in finds the same account through the provider's subject.
     const again = new OidcTestBrowser();
     expect(await callback(await throughProvider("ada", again), again)).toBe("/");
@@ -163,6 +172,11 @@ describe.each(DIALECTS)("signing in with OIDC on %s", (dialect) => {
     const later = new OidcTestBrowser();
     expect(await callback(await throughProvider("ada", later), later)).toBe("/login?oidc=suspended");
     expect(await signedInAs(later)).toBeNull();
+    await audit.settled();
+    const { entries } = await audit.list({ all: true }, { action: "auth.sign_in_failed" }, { limit: 10 });
+    expect(entries).toMatchObject([
+      { actor: { kind: "guest", id: null }, detail: { via: "oidc", reason: "suspended" } },
+    ]);
   });
 
   it("an account of that address is linked at the first sign-in, and an admin address becomes an admin", async () => {
@@ -232,6 +246,7 @@ describe("a provider that is down when the service starts", () => {
     const signIn = startOidcSignIn(configOf(first.env), database.db, () => undefined);
     const service = await serveRoutes(() => ({
       auth,
+      audit: new AuditLog(database.db, () => undefined),
       oidc: signIn,
       secureCookies: false,
       log: () => undefined,

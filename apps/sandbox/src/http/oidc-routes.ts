@@ -1,18 +1,17 @@
 import { stringifySetCookie } from "cookie";
-import type { AuthService } from "../auth/auth-service";
 import { readCookie, sessionCookie } from "../auth/http-auth";
 import { OidcRefusal } from "../auth/oidc-refusal";
 import type { OidcSignIn } from "../auth/oidc-sign-in";
 import { json } from "./http-answers";
 import type { HttpRoute, RouteCall } from "./http-routes";
+import { recordSignIn, recordSignInFailed, type SignInRecordDeps } from "./sign-in-record";
 
 /** Binds a sign-in to the browser that started it; only the callback's path ever receives it. */
 export const OIDC_FLOW_COOKIE = "coder_oidc_flow";
 const CALLBACK_PATH = "/auth/oidc/callback";
 const FLOW_COOKIE_ATTRIBUTES = { path: CALLBACK_PATH, httpOnly: true, sameSite: "lax" } as const;
 
-export interface OidcRouteDeps {
-  auth: AuthService;
+export interface OidcRouteDeps extends SignInRecordDeps {
   /** Unset: OIDC is not configured. */
   oidc?: OidcSignIn;
   secureCookies: boolean;
@@ -72,6 +71,7 @@ export function oidcRoutes(deps: OidcRouteDeps): HttpRoute[] {
           if (!oidc) throw new OidcRefusal("unavailable", "OIDC is not configured");
           const user = await oidc.finish(readCookie(req, OIDC_FLOW_COOKIE), url.searchParams);
           const session = await deps.auth.createSession(user.id);
+          await recordSignIn(deps, req, session.cookie, "auth.signed_in", "oidc");
           res
             .writeHead(303, {
               location: "/",
@@ -80,6 +80,8 @@ export function oidcRoutes(deps: OidcRouteDeps): HttpRoute[] {
             .end();
         } catch (err) {
           refused(res, err, { "set-cookie": forget });
+          // `refused` rethrew anything but a refusal: this is one. Its reason, never its detail.
+          recordSignInFailed(deps.audit, req, "oidc", { reason: (err as OidcRefusal).reason });
         }
       },
     },

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import { normalEmail } from "../auth/accounts";
-import type { AuthService } from "../auth/auth-service";
 import { guestName } from "../auth/guest-name";
 import { MAX_PASSWORD_LENGTH } from "../auth/password-rules";
 import { startSession } from "./auth-routes";
@@ -9,6 +8,7 @@ import { FailureBackoff } from "./failure-backoff";
 import { json, jsonBody } from "./http-answers";
 import { HttpRefusal } from "./http-errors";
 import type { HttpRoute } from "./http-routes";
+import { recordSignIn, recordSignInFailed, type SignInRecordDeps } from "./sign-in-record";
 
 /** One answer for an unknown address and a wrong password, so signing in tells no one who has an account. */
 export const PASSWORD_REFUSED = "that e-mail address and password do not match an account";
@@ -26,8 +26,7 @@ const secretBody = z.object({ secret: z.string().max(200) });
 // The display name follows the guest-name rules (visible, not posing as "Owner" or "Agent").
 const acceptBody = secretBody.extend({ displayName: guestName.optional(), password });
 
-export interface PasswordRouteDeps {
-  auth: AuthService;
+export interface PasswordRouteDeps extends SignInRecordDeps {
   secureCookies: boolean;
   /** Holds back wrong link secrets; shared with the share links, so guessers get one allowance for both. */
   secretGuesses: FailureBackoff;
@@ -67,9 +66,15 @@ export function passwordRoutes(deps: PasswordRouteDeps): HttpRoute[] {
           () => accounts.run(normalEmail(body.email), check, gone(req)),
           gone(req),
         );
-        if (!account) throw new HttpRefusal(401, PASSWORD_REFUSED);
-        if (account.suspended) throw new HttpRefusal(403, ACCOUNT_SUSPENDED);
-        startSession(res, 204, await auth.createSession(account.userId), secureCookies);
+        if (!account || account.suspended) {
+          // Who they tried to be, never what they tried it with.
+          const reason = account ? "suspended" : "wrong e-mail address or password";
+          recordSignInFailed(deps.audit, req, "password", { target: normalEmail(body.email), reason });
+          throw account ? new HttpRefusal(403, ACCOUNT_SUSPENDED) : new HttpRefusal(401, PASSWORD_REFUSED);
+        }
+        const session = await auth.createSession(account.userId);
+        await recordSignIn(deps, req, session.cookie, "auth.signed_in", "password");
+        startSession(res, 204, session, secureCookies);
       },
     },
     {
@@ -92,8 +97,14 @@ export function passwordRoutes(deps: PasswordRouteDeps): HttpRoute[] {
         const accepted = await linkInTurn(req, () =>
           auth.invites.accept(body.secret, { displayName: body.displayName, password: body.password }),
         );
-        if (!accepted) throw new HttpRefusal(403, INVITE_REFUSED);
-        startSession(res, 204, await auth.createSession(accepted.userId), secureCookies);
+        if (!accepted) {
+          recordSignInFailed(deps.audit, req, "invite link");
+          throw new HttpRefusal(403, INVITE_REFUSED);
+        }
+        const session = await auth.createSession(accepted.userId);
+        const action = accepted.kind === "invite" ? "user.joined" : "user.password_reset";
+        await recordSignIn(deps, req, session.cookie, action, `${accepted.kind} link`);
+        startSession(res, 204, session, secureCookies);
       },
     },
   ];

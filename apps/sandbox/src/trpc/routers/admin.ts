@@ -1,6 +1,7 @@
 import { workspaceId } from "@coder/protocol";
 import { z } from "zod";
 import { adminProcedure, router } from "../init";
+import { recordAct } from "../record-act";
 import { userId } from "./user";
 
 /** Every workspace of the service, whoever owns it (admins only). */
@@ -13,6 +14,7 @@ export const adminRouter = router({
 export const workspaceTransferRouter = router({
   transfer: adminProcedure.input(z.object({ workspaceId, userId })).mutation(async ({ ctx, input }) => {
     await ctx.people.transfer(input.workspaceId, input.userId);
+    recordAct(ctx, { action: "workspace.transferred", workspaceId: input.workspaceId, target: input.userId });
     return { ok: true as const };
   }),
 });

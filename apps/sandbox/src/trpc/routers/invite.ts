@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { normalEmail } from "../../auth/accounts";
 import { adminProcedure } from "../init";
+import { recordAct } from "../record-act";
 
 /** Where a link's secret goes: the page that lets its person set a password. */
 const inviteUrl = (origin: string, secret: string) => `${origin}/invite/${secret}`;
@@ -19,6 +21,11 @@ export const inviteProcedures = {
         role: input.role,
         createdBy: ctx.principal.userId,
       });
+      recordAct(ctx, {
+        action: "user.invited",
+        target: normalEmail(input.email),
+        detail: { role: input.role },
+      });
       return { url: inviteUrl(ctx.origin, link.secret), expiresAt: link.expiresAt };
     }),
   /** A link that sets a new password for the account `userId` and signs its other sessions out. */
@@ -26,6 +33,7 @@ export const inviteProcedures = {
     .input(z.object({ userId: z.string().min(1).max(64) }))
     .mutation(async ({ ctx, input }) => {
       const link = await ctx.invites.reset({ userId: input.userId, createdBy: ctx.principal.userId });
+      recordAct(ctx, { action: "user.reset_link", target: input.userId });
       return { url: inviteUrl(ctx.origin, link.secret), expiresAt: link.expiresAt };
     }),
 };

@@ -41,6 +41,12 @@ export const shareRouter = router({
         const target =
           input.userId !== undefined ? { userId: input.userId } : { email: input.email as string };
         const member = await ctx.members.share(input.workspaceId, target, input.role);
+        recordAct(ctx, {
+          action: "share.created",
+          workspaceId: input.workspaceId,
+          target: member.userId,
+          detail: { role: member.role, person: member.name },
+        });
         return {
           id: member.userId,
           url: `${ctx.origin}/w/${input.workspaceId}`,
@@ -85,6 +91,7 @@ export const shareRouter = router({
         if (!(await ctx.members.revoke(input.workspaceId, input.userId))) {
           throw new TRPCError({ code: "NOT_FOUND", message: "the workspace is not shared with that person" });
         }
+        recordAct(ctx, { action: "share.revoked", workspaceId: input.workspaceId, target: input.userId });
         return { ok: true as const };
       }
       const workspaceId = await ctx.shares.workspaceOf(input.shareId);

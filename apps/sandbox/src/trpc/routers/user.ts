@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { limitsOverride } from "../../config/limits";
 import { adminProcedure, router } from "../init";
+import { recordAct } from "../record-act";
 import { inviteProcedures } from "./invite";
 
 /** A user id as the service makes them (a UUID; the first admin's is a fixed word). */
@@ -21,13 +22,21 @@ export const userRouter = router({
         suspended: z.boolean().optional(),
       }),
     )
-    .mutation(({ ctx, input }) => {
-      const { userId: id, ...change } = input;
-      return ctx.people.update(id, change);
+    .mutation(async ({ ctx, input }) => {
+      const { userId: id, suspended, ...change } = input;
+      const user = await ctx.people.update(id, { ...change, suspended });
+      if (change.role !== undefined || change.limits !== undefined) {
+        recordAct(ctx, { action: "user.updated", target: id, detail: change });
+      }
+      if (suspended !== undefined) {
+        recordAct(ctx, { action: suspended ? "user.suspended" : "user.unsuspended", target: id });
+      }
+      return user;
     }),
   /** Deletes an account that owns no workspace. */
   delete: adminProcedure.input(z.object({ userId })).mutation(async ({ ctx, input }) => {
     await ctx.people.remove(input.userId);
+    recordAct(ctx, { action: "user.deleted", target: input.userId });
     return { ok: true as const };
   }),
 });

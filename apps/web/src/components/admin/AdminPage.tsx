@@ -7,7 +7,7 @@ import { useTRPC } from "../../lib/trpc/client";
 import { LogoutButton } from "../session/LogoutButton";
 import pageStyles from "../workspaces/workspaces.module.css";
 import styles from "./admin.module.css";
-import { InviteSlot } from "./InviteSlot";
+import { InviteForm } from "./InviteForm";
 import { UserRow } from "./UserRow";
 import { WorkspacesTable } from "./WorkspacesTable";
 
@@ -36,7 +36,7 @@ export function AdminPage() {
           <section className={styles.section}>
             <div className={styles.sectionHeader}>
               <h2>People</h2>
-              <InviteSlot />
+              <InviteForm />
             </div>
             <table className={styles.table} data-testid="admin-users">
               <thead>

@@ -6,6 +6,7 @@ import { useTRPC } from "../../lib/trpc/client";
 import styles from "./admin.module.css";
 import type { AdminUser } from "./admin-types";
 import { LimitsEditor } from "./LimitsEditor";
+import { ResetLinkButton } from "./ResetLinkButton";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
@@ -70,6 +71,7 @@ export function UserRow({ user }: { user: AdminUser }) {
         />
       </td>
       <td>
+        {user.email !== null && <ResetLinkButton user={user} />}
         <button type="button" className="button danger" disabled={remove.isPending} onClick={confirmDelete}>
           Delete
         </button>
