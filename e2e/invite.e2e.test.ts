@@ -36,7 +36,7 @@ describe("an invited person in Chromium", () => {
     await page.getByTestId("invite-submit").click();
     await page.waitForURL((u) => u.pathname === "/");
     await page.getByTestId("workspace-name").waitFor();
-    expect(await whoami(page)).toEqual({ kind: "user", name: "Grace Hopper" });
+    expect(await whoami(page)).toMatchObject({ kind: "user", name: "Grace Hopper", siteRole: "member" });
 
     await page.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL(/\/login/);
@@ -47,7 +47,7 @@ describe("an invited person in Chromium", () => {
     await page.getByTestId("password-submit").click();
     await page.waitForURL((u) => u.pathname === "/");
     await page.getByTestId("workspace-name").waitFor();
-    expect(await whoami(page)).toEqual({ kind: "user", name: "Grace Hopper" });
+    expect(await whoami(page)).toMatchObject({ kind: "user", name: "Grace Hopper", siteRole: "member" });
 
     // The link was used: opening it again says so, plainly.
     await page.goto(url);
