@@ -1,9 +1,9 @@
 import { AccessCloseCode } from "@coder/protocol";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type WebSocket from "ws";
 import { collabSocket, openDocument } from "../collab/testing/collab-client";
 import { connectLsp } from "../lsp/testing/lsp-client";
+import { closeWithin, wsClose } from "../testing/close-within";
 import {
   execIn,
   joinShare,
@@ -16,19 +16,6 @@ import {
 import { until } from "../testing/until";
 import { Accounts } from "./accounts";
 import { SESSION_COOKIE } from "./http-auth";
-
-/** Resolves with what ends first: the close code of `ws`, or null once `ms` have passed. */
-function closeWithin(on: (close: (code: number) => void) => void, ms: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(null), ms);
-    on((code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-
-const wsClose = (ws: WebSocket) => (close: (code: number) => void) => ws.once("close", (code) => close(code));
 
 /** Opens `workspace.events` over SSE as a browser would; `ended` resolves when the service ends it. */
 async function openSubscription(url: string, cookie: string): Promise<{ ended: Promise<number> }> {
