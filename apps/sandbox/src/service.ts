@@ -153,6 +153,7 @@ export async function startService(
       db,
       limits,
       listWorkspaces: () => workspaces.list(),
+      endSessions: (id) => auth.endUserSessions(id),
       revokeShares: (id) => auth.shares.revokeWorkspace(id),
       stopWorkspace: (id) => workspaces.stop(id),
       log,

@@ -153,6 +153,19 @@ export class AuthService {
     return code === AccessCloseCode.LoggedOut ? null : code;
   }
 
+  /**
+   * Ends every session of a user (a suspension): refused from now on, and the connections they
+   * opened here closed at once; other instances' sweepers find the sessions gone.
+   */
+  async endUserSessions(userId: string): Promise<void> {
+    const ended = await this.db
+      .deleteFrom("login_sessions")
+      .where("user_id", "=", userId)
+      .returning("id_hash")
+      .execute();
+    for (const { id_hash } of ended) this.endConnections(id_hash);
+  }
+
   /** Logout: the cookie is refused from now on and what it opened is closed. */
   async endSession(cookie: string): Promise<void> {
     const who = await this.session(cookie);

@@ -42,6 +42,7 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
       db,
       limits: new UserLimits(db, DEFAULT_LIMITS, { memoryMb: 1024, cpus: 1, diskMb: 0 }),
       listWorkspaces: async () => [],
+      endSessions: (id) => auth.endUserSessions(id),
       revokeShares: (id) => auth.shares.revokeWorkspace(id),
       stopWorkspace: async (id) => stopped.push(id),
       log: () => undefined,

@@ -46,6 +46,11 @@ export interface UserAdminDeps {
   limits: { defaults: Limits; size: WorkspaceSize };
   /** Every workspace with its status. */
   listWorkspaces(): Promise<Workspace[]>;
+  /**
+   * Ends every session of a user: refused from now on, and what they hold open on this instance
+   * closed at once (other instances' sweepers close theirs within a second).
+   */
+  endSessions(userId: string): Promise<void>;
   /** Revokes every share link of a workspace; its guests' connections end. */
   revokeShares(workspaceId: string): Promise<void>;
   stopWorkspace(workspaceId: string): Promise<unknown>;
@@ -195,8 +200,9 @@ export class UserAdmin {
    * every instance), their workspaces' links are revoked and their running workspaces stop.
    */
   private async endAccess(userId: string): Promise<void> {
-    const { db, log } = this.deps;
-    await db.deleteFrom("login_sessions").where("user_id", "=", userId).execute();
+    const { log } = this.deps;
+    // Their connections close as "logged out" before the stops below end their shells.
+    await this.deps.endSessions(userId);
     const owned = await this.owned(userId);
     for (const { id } of owned) await this.deps.revokeShares(id);
     const running = owned.filter((w) => w.desired_state === "running");
