@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
+import { addWorkspaceRow } from "../db/testing/workspace-rows";
 import { type AuditActor, SYSTEM } from "./audit-entry";
 import { AuditLog } from "./audit-log";
 import { RetentionPurge } from "./retention-purge";
@@ -16,18 +17,7 @@ async function addWorkspace(db: Db, id: string, ownerId: string): Promise<void> 
     .values({ id: ownerId, display_name: ownerId, site_role: "member", created_at: new Date().toISOString() })
     .onConflict((c) => c.column("id").doNothing())
     .execute();
-  await db
-    .insertInto("workspaces")
-    .values({
-      id,
-      name: id,
-      owner_id: ownerId,
-      egress: 0,
-      image: "test",
-      desired_state: "running",
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  await addWorkspaceRow(db, id, { ownerId });
 }
 
 describe.each(DIALECTS)("the audit trail on %s", (dialect) => {

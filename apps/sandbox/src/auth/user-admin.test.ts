@@ -3,26 +3,11 @@ import { DEFAULT_LIMITS } from "../config/limits";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
+import { addWorkspaceRow } from "../db/testing/workspace-rows";
 import { UserLimits } from "../workspaces/user-limits";
 import { Accounts } from "./accounts";
 import { AuthService } from "./auth-service";
 import { UserAdmin } from "./user-admin";
-
-async function addWorkspace(db: Db, ownerId: string, id: string, state: "running" | "stopped") {
-  await db
-    .insertInto("workspaces")
-    .values({
-      id,
-      name: id,
-      owner_id: ownerId,
-      egress: 0,
-      image: "img",
-      created_at: new Date().toISOString(),
-      desired_state: state,
-      import_record: null,
-    })
-    .execute();
-}
 
 describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
   let database: TestDatabase;
@@ -54,7 +39,7 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
 
   it("lists every user with role, suspension, workspace count and limits", async () => {
     const mia = await accounts.create({ email: "mia@example.com", displayName: "Mia", siteRole: "member" });
-    await addWorkspace(db, mia.id, "w1", "stopped");
+    await addWorkspaceRow(db, "w1", { ownerId: mia.id, state: "stopped" });
     await admin.update(mia.id, { limits: { running: 1 } });
     const list = await admin.list();
     expect(list.map((u) => [u.displayName, u.siteRole, u.workspaces, u.suspendedAt])).toEqual([
@@ -83,8 +68,8 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
 
   it("refuses to delete a user who owns workspaces until they are given away", async () => {
     const mia = await accounts.create({ email: "mia@example.com", displayName: "Mia", siteRole: "member" });
-    await addWorkspace(db, mia.id, "w1", "stopped");
-    await addWorkspace(db, mia.id, "w2", "stopped");
+    await addWorkspaceRow(db, "w1", { ownerId: mia.id, state: "stopped" });
+    await addWorkspaceRow(db, "w2", { ownerId: mia.id, state: "stopped" });
     await expect(admin.remove(mia.id)).rejects.toMatchObject({
       kind: "precondition",
       message: "Mia owns 2 workspaces: delete or give away their 2 workspaces first",
@@ -100,8 +85,8 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
   it("suspending a user ends their sessions, revokes their workspaces' links and stops their running workspaces", async () => {
     const mia = await accounts.create({ email: "mia@example.com", displayName: "Mia", siteRole: "member" });
     const { cookie } = await auth.createSession(mia.id);
-    await addWorkspace(db, mia.id, "w1", "running");
-    await addWorkspace(db, mia.id, "w2", "stopped");
+    await addWorkspaceRow(db, "w1", { ownerId: mia.id, state: "running" });
+    await addWorkspaceRow(db, "w2", { ownerId: mia.id, state: "stopped" });
     const link = await auth.shares.create("w1", "editor", undefined);
     const guest = await auth.shares.join(link.secret, "Gus");
     expect(await auth.session(cookie)).not.toBeNull();
@@ -120,7 +105,7 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
 
   it("gives a workspace to someone else, never to a suspended user or into nothing", async () => {
     const mia = await accounts.create({ email: "mia@example.com", displayName: "Mia", siteRole: "member" });
-    await addWorkspace(db, FIRST_ADMIN_ID, "w1", "stopped");
+    await addWorkspaceRow(db, "w1", { ownerId: FIRST_ADMIN_ID, state: "stopped" });
     await admin.transfer("w1", mia.id);
     expect((await admin.list()).find((u) => u.id === mia.id)?.workspaces).toBe(1);
     await expect(admin.transfer("nosuch", mia.id)).rejects.toMatchObject({ kind: "not_found" });

@@ -1,32 +1,13 @@
 import { AccessCloseCode } from "@coder/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
+import { addWorkspaceRow } from "../db/testing/workspace-rows";
 import { Accounts } from "./accounts";
 import { AuthService } from "./auth-service";
 import type { Principal } from "./principal";
 
 type User = Extract<Principal, { kind: "user" }>;
-
-async function addWorkspace(db: Db, id: string, ownerId: string): Promise<void> {
-  await db
-    .insertInto("workspaces")
-    .values({
-      id,
-      name: id,
-      owner_id: ownerId,
-      egress: 0,
-      image: "coder-workspace",
-      created_at: new Date().toISOString(),
-      desired_state: "running",
-      idle_stopped_at: null,
-      last_used_at: null,
-      import_record: null,
-      transient: null,
-    })
-    .execute();
-}
 
 describe.each(DIALECTS)("roles on workspaces and named shares on %s", (dialect) => {
   let database: TestDatabase;
@@ -56,8 +37,8 @@ describe.each(DIALECTS)("roles on workspaces and named shares on %s", (dialect) 
       "member",
     );
     admin = as(FIRST_ADMIN_ID, "Owner", "admin");
-    await addWorkspace(database.db, "adaswork0001", ada.userId);
-    await addWorkspace(database.db, "bobswork0001", bob.userId);
+    await addWorkspaceRow(database.db, "adaswork0001", { ownerId: ada.userId });
+    await addWorkspaceRow(database.db, "bobswork0001", { ownerId: bob.userId });
   });
   afterEach(async () => {
     await database.close();

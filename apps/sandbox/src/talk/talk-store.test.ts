@@ -2,24 +2,11 @@ import { TALK_KEPT_MESSAGES } from "@coder/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/database";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
+import { addWorkspaceRow } from "../db/testing/workspace-rows";
 import type { Speaker } from "./speaker";
 import { TalkStore } from "./talk-store";
 
 const ada: Speaker = { key: "ada-key", name: "Ada", role: "viewer", guest: true };
-
-async function addWorkspace(db: Db, id: string): Promise<void> {
-  await db
-    .insertInto("workspaces")
-    .values({
-      id,
-      name: id,
-      egress: 0,
-      image: "test",
-      desired_state: "running",
-      created_at: new Date().toISOString(),
-    })
-    .execute();
-}
 
 describe.each(DIALECTS)("the people's talk stored on %s", (dialect) => {
   let database: TestDatabase | undefined;
@@ -30,7 +17,7 @@ describe.each(DIALECTS)("the people's talk stored on %s", (dialect) => {
 
   async function open(): Promise<{ db: Db; store: TalkStore }> {
     database = await openTestDatabase(dialect);
-    await addWorkspace(database.db, "w1");
+    await addWorkspaceRow(database.db, "w1");
     return { db: database.db, store: new TalkStore(database.db) };
   }
 

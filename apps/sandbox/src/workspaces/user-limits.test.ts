@@ -4,24 +4,8 @@ import { loadConfig } from "../config";
 import { DEFAULT_LIMITS } from "../config/limits";
 import type { Db } from "../db/database";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
+import { addWorkspaceRow } from "../db/testing/workspace-rows";
 import { UserLimits } from "./user-limits";
-
-/** A workspace row of `ownerId`, running or stopped, as the workspace service writes it. */
-async function addWorkspace(db: Db, ownerId: string, id: string, state: "running" | "stopped") {
-  await db
-    .insertInto("workspaces")
-    .values({
-      id,
-      name: id,
-      owner_id: ownerId,
-      egress: 0,
-      image: "img",
-      created_at: new Date().toISOString(),
-      desired_state: state,
-      import_record: null,
-    })
-    .execute();
-}
 
 describe("CODER_DEFAULT_LIMITS", () => {
   it("keeps the defaults for what it leaves out and stops the start on a wrong value, naming the variable", () => {
@@ -64,8 +48,8 @@ describe.each(DIALECTS)("a person's limits on %s", (dialect) => {
   });
 
   it("refuses a new workspace past the workspace limit, saying how many and to delete one", async () => {
-    await addWorkspace(db, userId, "w1", "stopped");
-    await addWorkspace(db, userId, "w2", "stopped");
+    await addWorkspaceRow(db, "w1", { ownerId: userId, state: "stopped" });
+    await addWorkspaceRow(db, "w2", { ownerId: userId, state: "stopped" });
     await expect(limitsOf({ workspaces: 2 }).admitCreate(userId)).rejects.toMatchObject({
       kind: "too_many",
       message: "you have 2 of 2 workspaces; delete one to create another",
@@ -74,9 +58,9 @@ describe.each(DIALECTS)("a person's limits on %s", (dialect) => {
   });
 
   it("refuses a start past the running limit, saying to stop one, and never counts the workspace being started", async () => {
-    await addWorkspace(db, userId, "w1", "running");
-    await addWorkspace(db, userId, "w2", "running");
-    await addWorkspace(db, userId, "w3", "stopped");
+    await addWorkspaceRow(db, "w1", { ownerId: userId, state: "running" });
+    await addWorkspaceRow(db, "w2", { ownerId: userId, state: "running" });
+    await addWorkspaceRow(db, "w3", { ownerId: userId, state: "stopped" });
     const limits = limitsOf({ running: 2 });
     await expect(limits.admitStart(userId, "w3")).rejects.toMatchObject({
       kind: "too_many",
@@ -90,8 +74,8 @@ describe.each(DIALECTS)("a person's limits on %s", (dialect) => {
   });
 
   it("refuses a start whose memory, CPUs or disk would pass what the person's running workspaces may use together", async () => {
-    await addWorkspace(db, userId, "w1", "running");
-    await addWorkspace(db, userId, "w2", "stopped");
+    await addWorkspaceRow(db, "w1", { ownerId: userId, state: "running" });
+    await addWorkspaceRow(db, "w2", { ownerId: userId, state: "stopped" });
     await expect(limitsOf({ memoryMb: 1536 }).admitStart(userId, "w2")).rejects.toThrow(
       "your running workspaces use 1024 MB of your memory limit of 1536 MB and one more needs 1024 MB; stop one to start another",
     );
@@ -129,7 +113,7 @@ describe.each(DIALECTS)("a person's limits on %s", (dialect) => {
       displayName: "Bo",
       siteRole: "member",
     });
-    await addWorkspace(db, other.id, "w1", "running");
+    await addWorkspaceRow(db, "w1", { ownerId: other.id, state: "running" });
     await expect(limitsOf({ workspaces: 1, running: 1 }).admitCreate(userId)).resolves.toBeUndefined();
   });
 });
