@@ -1,31 +1,18 @@
 "use client";
 
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { logIn } from "../../lib/auth/auth-requests";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./login-form.module.css";
+import { useSignInSubmit } from "./use-sign-in-submit";
 
 /** The admin token's form; `children` are the other ways of signing in, shown above it. */
 export function LoginForm({ linkExpired, children }: { linkExpired: boolean; children?: ReactNode }) {
   const [token, setToken] = useState("");
-  const [error, setError] = useState<string | null>(
+  const { submit, error, pending } = useSignInSubmit(
+    () => logIn(token),
     linkExpired ? "That login link has expired or was already used. Log in with the token." : null,
   );
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    const outcome = await logIn(token);
-    if (outcome.ok) {
-      // A full load, so every page request from here on carries the new cookie.
-      window.location.assign("/");
-      return;
-    }
-    setError(outcome.error);
-    setPending(false);
-  }
 
   return (
     <main className={styles.page}>

@@ -1,30 +1,16 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { signInWithPassword } from "../../lib/auth/password-requests";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./login-form.module.css";
+import { useSignInSubmit } from "./use-sign-in-submit";
 
 /** Signing in with the e-mail address and password an invitation set (beside the admin token). */
 export function PasswordLoginForm() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    const outcome = await signInWithPassword(email, password);
-    if (outcome.ok) {
-      // A full load, so every page request from here on carries the new cookie.
-      window.location.assign("/");
-      return;
-    }
-    setError(outcome.error);
-    setPending(false);
-  }
+  const { submit, error, pending } = useSignInSubmit(() => signInWithPassword(email, password));
 
   return (
     <form className={styles.card} onSubmit={submit}>
