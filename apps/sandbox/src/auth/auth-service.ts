@@ -3,6 +3,7 @@ import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { ConnectionRegistry } from "./connection-registry";
 import { Invites } from "./invites";
+import { LastSeen } from "./last-seen";
 import { NamedShares } from "./named-shares";
 import { Passwords } from "./passwords";
 import type { Principal } from "./principal";
@@ -33,6 +34,7 @@ export class AuthService {
   readonly invites: Invites;
   /** Signing in with an e-mail address and a password (passwords.ts). */
   readonly passwords: Passwords;
+  private readonly lastSeen: LastSeen;
 
   constructor(
     private readonly db: Db,
@@ -44,6 +46,7 @@ export class AuthService {
     this.profiles = new Profiles(db);
     this.invites = new Invites(db);
     this.passwords = new Passwords(db);
+    this.lastSeen = new LastSeen(db);
   }
 
   /** Makes the admin token at first start; returns it (to print once) or null when one exists. */
@@ -140,6 +143,7 @@ export class AuthService {
       .where("users.suspended_at", "is", null)
       .executeTakeFirst();
     if (!row) return this.shares.guest(sessionId);
+    void this.lastSeen.touch(row.id);
     return { kind: "user", sessionId, userId: row.id, name: row.display_name, siteRole: row.site_role };
   }
 
