@@ -156,6 +156,7 @@ export async function startService(
       endSessions: (id) => auth.endUserSessions(id),
       revokeShares: (id) => auth.shares.revokeWorkspace(id),
       stopWorkspace: (id) => workspaces.stop(id),
+      publishWorkspaceChange: (id) => workspaces.publishChange(id),
       log,
     }),
     driver,

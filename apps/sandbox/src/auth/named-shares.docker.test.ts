@@ -5,6 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type WebSocket from "ws";
 import { openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { type TestUser, TestUsers } from "../testing/test-users";
+import { subscriptionEvents } from "../testing/trpc-sse";
+
+/** What `workspace.events` sends, as far as these tests look. */
+interface ListEvent {
+  type: string;
+  workspaceId?: string;
+  workspace?: { id: string; role: string };
+}
 
 /** The close code the socket ends with, or null if it is still open after `ms`. */
 function closeCode(ws: WebSocket, ms: number): Promise<number | null> {
@@ -126,5 +134,36 @@ describe("sharing a workspace with a person by name", () => {
     await expect(vera.api.profile.update.mutate({ displayName: "Оwner" })).rejects.toThrow(
       /choose a name of your own/,
     );
+  });
+
+  it("a workspace an admin gives to another person leaves the old owner's live list and appears in the new owner's", async () => {
+    const ada = await users.create("Ada", "admin");
+    await bob.api.share.create.mutate({ workspaceId, role: "viewer", userId: vera.userId });
+    const abort = new AbortController();
+    const watch = (who: TestUser) => {
+      const seen: ListEvent[] = [];
+      void (async () => {
+        const events = subscriptionEvents<ListEvent>(t.url, who.cookie, "workspace.events", {}, abort.signal);
+        for await (const e of events) seen.push(e);
+      })();
+      return seen;
+    };
+    const bobSees = watch(bob);
+    const veraSees = watch(vera);
+    const shows = (seen: ListEvent[], role: string) =>
+      seen.some((e) => e.type === "upsert" && e.workspace?.id === workspaceId && e.workspace.role === role);
+    try {
+      // Both lists are live once each has shown a change of the workspace to its person.
+      await until(async () => {
+        await t.service.workspaces.publishChange(workspaceId);
+        return shows(bobSees, "owner") && shows(veraSees, "viewer");
+      });
+      await ada.api.workspace.transfer.mutate({ workspaceId, userId: vera.userId });
+      await until(async () => bobSees.some((e) => e.type === "deleted" && e.workspaceId === workspaceId));
+      await until(async () => shows(veraSees, "owner"));
+      expect((await bob.api.workspace.list.query()).map((w) => w.id)).not.toContain(workspaceId);
+    } finally {
+      abort.abort();
+    }
   });
 });

@@ -17,12 +17,14 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
   let accounts: Accounts;
   /** The workspaces the service was asked to stop (the real stop runs in the docker tests). */
   let stopped: string[];
+  let changed: string[];
   beforeEach(async () => {
     database = await openTestDatabase(dialect);
     db = database.db;
     auth = new AuthService(db);
     accounts = new Accounts(db);
     stopped = [];
+    changed = [];
     admin = new UserAdmin({
       db,
       limits: new UserLimits(db, DEFAULT_LIMITS, { memoryMb: 1024, cpus: 1, diskMb: 0 }),
@@ -30,6 +32,9 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
       endSessions: (id) => auth.endUserSessions(id),
       revokeShares: (id) => auth.shares.revokeWorkspace(id),
       stopWorkspace: async (id) => stopped.push(id),
+      publishWorkspaceChange: async (id) => {
+        changed.push(id);
+      },
       log: () => undefined,
     });
   });
@@ -108,9 +113,34 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
     await addWorkspaceRow(db, "w1", { ownerId: FIRST_ADMIN_ID, state: "stopped" });
     await admin.transfer("w1", mia.id);
     expect((await admin.list()).find((u) => u.id === mia.id)?.workspaces).toBe(1);
+    expect(changed).toEqual(["w1"]);
     await expect(admin.transfer("nosuch", mia.id)).rejects.toMatchObject({ kind: "not_found" });
     await expect(admin.transfer("w1", "nobody")).rejects.toMatchObject({ kind: "not_found" });
     await admin.update(mia.id, { suspended: true });
     await expect(admin.transfer("w1", mia.id)).rejects.toThrow("Mia is suspended: unsuspend them first");
+  });
+
+  it("gives a workspace only to someone whose limits it fits, and says whose limit and how to free it", async () => {
+    const mia = await accounts.create({ email: "mia@example.com", displayName: "Mia", siteRole: "member" });
+    await admin.update(mia.id, { limits: { workspaces: 2, running: 1 } });
+    await addWorkspaceRow(db, "mine1", { ownerId: mia.id, state: "running" });
+    await addWorkspaceRow(db, "w1", { ownerId: FIRST_ADMIN_ID, state: "running" });
+    await expect(admin.transfer("w1", mia.id)).rejects.toMatchObject({
+      kind: "too_many",
+      message: "Mia has 1 of 1 running workspace; raise their limits or free one of theirs first",
+    });
+    await addWorkspaceRow(db, "mine2", { ownerId: mia.id, state: "stopped" });
+    await addWorkspaceRow(db, "w2", { ownerId: FIRST_ADMIN_ID, state: "stopped" });
+    await expect(admin.transfer("w2", mia.id)).rejects.toMatchObject({
+      kind: "too_many",
+      message: "Mia has 2 of 2 workspaces; raise their limits or free one of theirs first",
+    });
+    const owners = await db
+      .selectFrom("workspaces")
+      .select(["id", "owner_id"])
+      .where("id", "in", ["w1", "w2"])
+      .execute();
+    expect(owners.every((o) => o.owner_id === FIRST_ADMIN_ID)).toBe(true);
+    expect(changed).toEqual([]);
   });
 });

@@ -42,8 +42,15 @@ export interface UserChange {
 
 export interface UserAdminDeps {
   db: Db;
-  /** The service-wide limits and what each running workspace takes (workspaces/user-limits.ts). */
-  limits: { defaults: Limits; size: WorkspaceSize };
+  /**
+   * The service-wide limits and what each running workspace takes, and the check that a workspace
+   * given to someone fits theirs (workspaces/user-limits.ts).
+   */
+  limits: {
+    defaults: Limits;
+    size: WorkspaceSize;
+    admitTransfer(userId: string, name: string, workspaceId: string): Promise<void>;
+  };
   /** Every workspace with its status. */
   listWorkspaces(): Promise<Workspace[]>;
   /**
@@ -54,6 +61,8 @@ export interface UserAdminDeps {
   /** Revokes every share link of a workspace; its guests' connections end. */
   revokeShares(workspaceId: string): Promise<void>;
   stopWorkspace(workspaceId: string): Promise<unknown>;
+  /** Shows a workspace's change (its owner) in every open workspace list. */
+  publishWorkspaceChange(workspaceId: string): Promise<void>;
   log(line: string): void;
 }
 
@@ -147,12 +156,16 @@ export class UserAdmin {
     });
   }
 
-  /** Gives a workspace to another user; what it holds and who it is shared with stay as they are. */
+  /**
+   * Gives a workspace to another user, when it fits their limits; what it holds and who it is
+   * shared with stay as they are. Both owners' lists show the change at once.
+   */
   async transfer(workspaceId: string, userId: string): Promise<void> {
     const user = await this.user(userId);
     if (user.suspended_at !== null) {
       throw new ServiceError("precondition", `${user.display_name} is suspended: unsuspend them first`);
     }
+    await this.deps.limits.admitTransfer(userId, user.display_name, workspaceId);
     await this.deps.db.transaction().execute(async (tx) => {
       const { numUpdatedRows } = await tx
         .updateTable("workspaces")
@@ -168,6 +181,7 @@ export class UserAdmin {
         .where("user_id", "=", userId)
         .execute();
     });
+    await this.deps.publishWorkspaceChange(workspaceId);
   }
 
   /** Every workspace with its owner, status and what it takes from the machine. */

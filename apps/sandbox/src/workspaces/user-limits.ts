@@ -8,6 +8,14 @@ export interface Usage {
   running: number;
 }
 
+/** Whose limits a refusal speaks of, and how to free one. */
+interface Holder {
+  has: string;
+  their: string;
+  free: string;
+}
+const YOU = (free: string): Holder => ({ has: "you have", their: "your", free });
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -54,22 +62,49 @@ export class UserLimits {
         `you have ${usage.workspaces} of ${plural(limits.workspaces, "workspace")}; delete one to create another`,
       );
     }
-    this.admitRunning(limits, usage.running, "create");
+    this.admitRunning(limits, usage.running, YOU("stop one to create another"));
   }
 
   /** Before the stopped workspace `workspaceId` of `userId` starts again. */
   async admitStart(userId: string, workspaceId: string): Promise<void> {
     const [limits, usage] = await Promise.all([this.of(userId), this.usage(userId, workspaceId)]);
-    this.admitRunning(limits, usage.running, "start");
+    this.admitRunning(limits, usage.running, YOU("stop one to start another"));
+  }
+
+  /**
+   * Before an admin gives `workspaceId` to `userId` (called `name`): it must fit their limits as
+   * if they had made it, running or not as it is. The refusal speaks to the admin about them.
+   */
+  async admitTransfer(userId: string, name: string, workspaceId: string): Promise<void> {
+    const [limits, usage, row] = await Promise.all([
+      this.of(userId),
+      this.usage(userId, workspaceId),
+      this.db
+        .selectFrom("workspaces")
+        .select(["owner_id", "desired_state"])
+        .where("id", "=", workspaceId)
+        .executeTakeFirst(),
+    ]);
+    if (!row || row.owner_id === userId) return;
+    const free = "raise their limits or free one of theirs first";
+    if (usage.workspaces >= limits.workspaces) {
+      throw new ServiceError(
+        "too_many",
+        `${name} has ${usage.workspaces} of ${plural(limits.workspaces, "workspace")}; ${free}`,
+      );
+    }
+    if (row.desired_state === "running") {
+      this.admitRunning(limits, usage.running, { has: `${name} has`, their: "their", free });
+    }
   }
 
   /** One more running workspace beside `running` others must fit every limit on running ones. */
-  private admitRunning(limits: Limits, running: number, verb: "create" | "start"): void {
-    const free = `stop one to ${verb} another`;
+  private admitRunning(limits: Limits, running: number, words: Holder): void {
+    const { has, their, free } = words;
     if (running >= limits.running) {
       throw new ServiceError(
         "too_many",
-        `you have ${running} of ${plural(limits.running, "running workspace")}; ${free}`,
+        `${has} ${running} of ${plural(limits.running, "running workspace")}; ${free}`,
       );
     }
     const mb = (n: number) => `${n} MB`;
@@ -84,7 +119,7 @@ export class UserLimits {
       if (each > 0 && used + each > limit) {
         throw new ServiceError(
           "too_many",
-          `your running workspaces use ${amount(used)} of your ${what} limit of ${amount(limit)} and one more needs ${amount(each)}; ${free}`,
+          `${their} running workspaces use ${amount(used)} of ${their} ${what} limit of ${amount(limit)} and one more needs ${amount(each)}; ${free}`,
         );
       }
     }

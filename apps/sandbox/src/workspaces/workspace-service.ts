@@ -246,6 +246,11 @@ export class WorkspaceService {
     return this.toWorkspace(row, state, live);
   }
 
+  /** Shows a change made outside the lifecycle (a new owner) in every workspace list, on every instance. */
+  async publishChange(id: string): Promise<void> {
+    await this.publishUpsert(id);
+  }
+
   private async publishUpsert(id: string, announce = true): Promise<Workspace | undefined> {
     try {
       const workspace = await this.get(id);

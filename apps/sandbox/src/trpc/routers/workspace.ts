@@ -80,7 +80,8 @@ export const workspaceRouter = router({
   /**
    * Live changes to the workspace list, filtered and shaped like `list` (each upsert with the
    * caller's role and the owner, looked up when it happens); on resync the client refetches `list`.
-   * A deletion reaches those to whom the stream showed the workspace, or whose list had it.
+   * A deletion reaches those to whom the stream showed the workspace, or whose list had it; so does
+   * a change after which the caller has no role there any more (it was given to someone else).
    */
   events: signedInProcedure
     .input(z.object({ lastEventId: z.string().nullish(), all: z.boolean().optional() }).optional())
@@ -100,7 +101,13 @@ export const workspaceRouter = router({
         const listing = (
           await ctx.roles.listings(ctx.principal, { all: input?.all, only: event.workspace.id })
         ).get(event.workspace.id);
-        if (!listing) continue;
+        if (!listing) {
+          // Given to someone else, or no longer shared with the caller: it leaves their list.
+          if (shown.delete(event.workspace.id)) {
+            yield tracked(e.item.id, { type: "deleted" as const, workspaceId: event.workspace.id });
+          }
+          continue;
+        }
         shown.add(event.workspace.id);
         const workspace: ListedWorkspace = { ...event.workspace, ...listing };
         yield tracked(e.item.id, { type: "upsert" as const, workspace });
