@@ -10,6 +10,7 @@ import type { Principal } from "./principal";
 import { Profiles } from "./profiles";
 import { hashSecret, newSecret } from "./secrets";
 import { ShareLinks } from "./share-links";
+import { SignInFailures } from "./sign-in-failures";
 import { WorkspaceRoles } from "./workspace-roles";
 
 const SESSION_DAYS = 30;
@@ -34,6 +35,8 @@ export class AuthService {
   readonly invites: Invites;
   /** Signing in with an e-mail address and a password (passwords.ts). */
   readonly passwords: Passwords;
+  /** Wrong passwords per account, counted by every instance together. */
+  readonly signInFailures: SignInFailures;
   private readonly lastSeen: LastSeen;
 
   constructor(
@@ -46,6 +49,7 @@ export class AuthService {
     this.profiles = new Profiles(db);
     this.invites = new Invites(db);
     this.passwords = new Passwords(db);
+    this.signInFailures = new SignInFailures(db);
     this.lastSeen = new LastSeen(db);
   }
 
@@ -236,6 +240,7 @@ export class AuthService {
     await this.db.deleteFrom("login_tickets").where("expires_at", "<=", now).execute();
     await this.shares.purgeExpired();
     await this.invites.purgeExpired();
+    await this.signInFailures.purge();
   }
 
   private endConnections(sessionId: string): void {

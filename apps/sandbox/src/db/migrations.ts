@@ -451,6 +451,18 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0020_sign_in_failures": {
+    async up(db: Kysely<unknown>) {
+      // Wrong passwords per account, shared by every instance (auth/sign-in-failures.ts): a guesser
+      // spreading tries over instances is held back as if they all went to one.
+      await db.schema
+        .createTable("sign_in_failures")
+        .addColumn("key", "text", (c) => c.primaryKey())
+        .addColumn("failures", "integer", (c) => c.notNull())
+        .addColumn("last_failure_at", t.timestamp, (c) => c.notNull())
+        .execute();
+    },
+  },
 });
 
 /** The id migration 0014 gives the admin an install already had (and a new install's first admin). */

@@ -37,6 +37,17 @@ export interface UserPasswordTable {
   updated_at: string;
 }
 
+/**
+ * Wrong passwords tried against one account, counted by every instance together
+ * (auth/sign-in-failures.ts, 0020_sign_in_failures).
+ */
+export interface SignInFailureTable {
+  /** sha256 of the lower-cased e-mail address tried: addresses with no account are not stored. */
+  key: string;
+  failures: number;
+  last_failure_at: string;
+}
+
 /** A single-use link to set a password: a new account's invitation or an account's reset (0016_passwords). */
 export interface InviteTable {
   id: string;
@@ -349,4 +360,5 @@ export interface Database {
   user_identities: UserIdentityTable;
   user_passwords: UserPasswordTable;
   invites: InviteTable;
+  sign_in_failures: SignInFailureTable;
 }

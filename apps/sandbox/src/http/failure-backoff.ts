@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import ipaddr from "ipaddr.js";
+import { FORGET_FAILURES_MS } from "../auth/sign-in-failures";
 import { ServiceError } from "../errors/service-error";
 
 /** The most client addresses remembered; the oldest idle one is forgotten first. */
 const MAX_ADDRESSES = 10_000;
 /** A failure this long ago no longer counts against its address. */
-const FORGET_MS = 15 * 60_000;
+const FORGET_MS = FORGET_FAILURES_MS;
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
 /** Wrong guesses everyone together may make without being slowed, and how fast that allowance refills. */
@@ -41,6 +42,11 @@ interface AddressState {
   /** Settles when the address's latest guess has been answered: the next one waits for it. */
   turn: Promise<void>;
   waiting: number;
+}
+
+/** Failures counted beyond this instance (the database): `fail` answers how many count against the key. */
+export interface SharedFailureCount {
+  fail(key: string, now: number): Promise<number>;
 }
 
 export interface BackoffClock {
@@ -79,7 +85,8 @@ export function clientKey(address: string): string {
  *   link a guesser holds cannot buy back their allowance.
  * In memory and bounded: the addresses remembered and the guesses waiting are capped.
  * Password sign-ins use two more instances (password-routes.ts): one keyed by the client address,
- * one by the e-mail address tried (a key that is no IP address is taken as it is).
+ * one by the e-mail address tried (a key that is no IP address is taken as it is), whose failures
+ * every instance counts together in the database (`SharedFailureCount`).
  */
 export class FailureBackoff {
   private readonly addresses = new Map<string, AddressState>();
@@ -90,6 +97,8 @@ export class FailureBackoff {
   constructor(
     private readonly clock: BackoffClock = realClock,
     private readonly refusals: WaitingRefusals = LINK_CHECKS,
+    /** When given, a key's failures are counted there (by every instance) instead of in memory. */
+    private readonly shared?: SharedFailureCount,
   ) {}
 
   /**
@@ -113,7 +122,7 @@ export class FailureBackoff {
       await previous;
       if (gone()) return null;
       const found = await lookup();
-      if (found === null) await this.clock.sleep(this.fail(state));
+      if (found === null) await this.clock.sleep(await this.fail(key, state));
       return found;
     } finally {
       state.waiting--;
@@ -123,9 +132,13 @@ export class FailureBackoff {
   }
 
   /** Counts a failure of one client and of everyone; how long its answer is held (ms). */
-  private fail(state: AddressState): number {
+  private async fail(key: string, state: AddressState): Promise<number> {
     const now = this.clock.now();
-    state.failures = now - state.lastFailure > FORGET_MS ? 1 : state.failures + 1;
+    if (this.shared) {
+      state.failures = await this.shared.fail(key, now);
+    } else {
+      state.failures = now - state.lastFailure > FORGET_MS ? 1 : state.failures + 1;
+    }
     state.lastFailure = now;
     this.globalLevel = Math.max(0, this.globalLevel - (now - this.globalAt) * GLOBAL_REFILL_PER_MS) + 1;
     this.globalAt = now;

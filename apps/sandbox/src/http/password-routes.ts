@@ -37,7 +37,8 @@ export interface PasswordRouteDeps extends SignInRecordDeps {
  * or reset link is for) and `/auth/invite` (use it: set the password, and be signed in).
  * Wrong passwords are held back per client address and per account (failure-backoff.ts, one
  * after the other: an address's attempts reach the account's queue one at a time), so neither
- * many accounts from one address nor one account from many addresses can be tried quickly.
+ * many accounts from one address nor one account from many addresses can be tried quickly. An
+ * account's failures are counted in the database, so spreading tries over instances gains nothing.
  */
 export function passwordRoutes(deps: PasswordRouteDeps): HttpRoute[] {
   const { auth, secureCookies } = deps;
@@ -45,10 +46,14 @@ export function passwordRoutes(deps: PasswordRouteDeps): HttpRoute[] {
     oneClient: "too many sign-ins from your address are waiting for an answer; wait for them first",
     everyone: "too many sign-ins are waiting for an answer right now; try again in a minute",
   });
-  const accounts = new FailureBackoff(undefined, {
-    oneClient: "too many sign-ins to this account are waiting for an answer; try again in a minute",
-    everyone: "too many sign-ins are waiting for an answer right now; try again in a minute",
-  });
+  const accounts = new FailureBackoff(
+    undefined,
+    {
+      oneClient: "too many sign-ins to this account are waiting for an answer; try again in a minute",
+      everyone: "too many sign-ins are waiting for an answer right now; try again in a minute",
+    },
+    auth.signInFailures,
+  );
   const address = (req: IncomingMessage) => req.socket.remoteAddress ?? "unknown";
   const gone = (req: IncomingMessage) => () => req.socket.destroyed;
   const linkInTurn = <T>(req: IncomingMessage, lookup: () => Promise<T | null>) =>
