@@ -94,13 +94,14 @@ describe("the audit trail records who did what", () => {
     expect((await entry("share.revoked", (e) => e.target === link.id)).actor.name).toBe("Owner");
   });
 
-  it("records who opened and closed which terminal", async () => {
+  it("records who opened and closed which terminal, and from where", async () => {
     const { t, workspaceId } = agent;
     const link = await t.api.share.create.mutate({ workspaceId, role: "editor" });
     const cookie = await joinShare(t.url, link.url, "Edda");
     const terminal = await openTerminal(t.url, cookie, workspaceId, "audited");
     const opened = await entry("terminal.opened", (e) => e.target === "audited");
     expect(opened).toMatchObject({ workspaceId, actor: { kind: "guest", name: "Edda" } });
+    expect(opened.address).toMatch(/127\.0\.0\.1/);
     terminal.ws.close();
     const closed = await entry("terminal.closed", (e) => e.target === "audited");
     expect(closed.actor.name).toBe("Edda");

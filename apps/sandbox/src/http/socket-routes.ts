@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { AccessCloseCode, accessRefusal, workspaceId } from "@coder/protocol";
 import { type WebSocket, WebSocketServer } from "ws";
+import { clientOf } from "../audit/audit-entry";
 import type { ConnectionRegistry } from "../auth/connection-registry";
 import { type Principal, type Role, roleAllows, WRITE_ROLE } from "../auth/principal";
 import type { WorkspaceRoles } from "../auth/workspace-roles";
@@ -63,7 +64,7 @@ export class SocketRouter {
     const found = await this.deps.workspaces.get(workspace).catch(() => undefined);
     if (!found) return AccessCloseCode.NoWorkspace;
     if (found.status !== "running") return AccessCloseCode.NotRunning;
-    return { principal, role, readOnly: !roleAllows(role, WRITE_ROLE) };
+    return { principal, role, readOnly: !roleAllows(role, WRITE_ROLE), client: clientOf(req) };
   }
 
   async handle(

@@ -1,5 +1,6 @@
 import type { WebSocket } from "ws";
 import type { z } from "zod";
+import type { AuditClient } from "../audit/audit-entry";
 import type { Principal, Role } from "../auth/principal";
 
 /** Who a socket acts for, as the one authenticate step finds it (Hocuspocus's `onAuthenticate` shape). */
@@ -8,6 +9,8 @@ export interface SocketAccess {
   role: Role;
   /** Below editor: the connection may watch but its input must not change anything. */
   readOnly: boolean;
+  /** Where the socket was opened from, for the audit trail. */
+  client: AuditClient;
 }
 
 /** The workspace and the name a socket's path holds: `/<prefix>/<workspaceId>/<name>`. */

@@ -38,7 +38,7 @@ export async function serveTerminal(
   deps: TerminalDeps,
   workspaceId: string,
   terminal: string,
-  { principal, readOnly }: Pick<SocketAccess, "principal" | "readOnly">,
+  { principal, readOnly, client }: Pick<SocketAccess, "principal" | "readOnly" | "client">,
 ): Promise<void> {
   const { driver, terminals, attachments, log, record } = deps;
   let proc: TtyProcess | undefined;
@@ -121,7 +121,7 @@ export async function serveTerminal(
     ...size,
     tell: (message) => send(ws, message),
   });
-  const act = { actor: actorOf(principal), workspaceId, target: terminal, detail: { readOnly } };
+  const act = { actor: actorOf(principal), workspaceId, target: terminal, client, detail: { readOnly } };
   record({ ...act, action: "terminal.opened" });
   ws.once("close", () => {
     attachment?.detach();
