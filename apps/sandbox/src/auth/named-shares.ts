@@ -6,6 +6,13 @@ import type { ConnectionRegistry } from "./connection-registry";
 
 type MemberRole = "viewer" | "editor";
 
+/** A person whose named share was just ended. */
+export interface RevokedMember {
+  userId: string;
+  name: string;
+  role: "viewer" | "editor";
+}
+
 /** Who a workspace is shared with by name, as its owner sees them. */
 export interface MemberView {
   userId: string;
@@ -78,16 +85,24 @@ export class NamedShares {
 
   /**
    * Ends the person's share and, on this instance at once, their sockets and subscriptions on the
-   * workspace (other instances end theirs at their sweeper's next pass); whether there was one.
+   * workspace (other instances end theirs at their sweeper's next pass); who it was and the role
+   * they had, or null when there was no such share.
    */
-  async revoke(workspaceId: string, userId: string): Promise<boolean> {
-    const { numDeletedRows } = await this.db
+  async revoke(workspaceId: string, userId: string): Promise<RevokedMember | null> {
+    const member = await this.db
+      .selectFrom("workspace_members as m")
+      .innerJoin("users as u", "u.id", "m.user_id")
+      .select(["u.display_name", "m.role"])
+      .where("m.workspace_id", "=", workspaceId)
+      .where("m.user_id", "=", userId)
+      .executeTakeFirst();
+    await this.db
       .deleteFrom("workspace_members")
       .where("workspace_id", "=", workspaceId)
       .where("user_id", "=", userId)
-      .executeTakeFirst();
+      .execute();
     this.endConnections(userId, workspaceId);
-    return numDeletedRows > 0n;
+    return member ? { userId, name: member.display_name, role: member.role } : null;
   }
 
   /** Ends `userId`'s sockets and subscriptions on `workspaceId` (their role there is gone); how many. */

@@ -12,11 +12,15 @@ export interface Speaker {
 
 /** The speaker a principal is on a workspace where it holds `role`. */
 export function speakerOf(principal: Principal, role: Role): Speaker {
-  const login = principal.kind === "user" ? `user:${principal.userId}` : `guest:${principal.sessionId}`;
-  return {
-    key: createHash("sha256").update(`talk:${login}`).digest("base64url").slice(0, 22),
-    name: displayName(principal),
-    role,
-    guest: principal.kind === "guest",
-  };
+  if (principal.kind === "user") return userSpeaker(principal.userId, displayName(principal), role);
+  return { key: speakerKey(`guest:${principal.sessionId}`), name: displayName(principal), role, guest: true };
+}
+
+/** The speaker an account is, whichever of their logins speaks (also when none is open). */
+export function userSpeaker(userId: string, name: string, role: Role): Speaker {
+  return { key: speakerKey(`user:${userId}`), name, role, guest: false };
+}
+
+function speakerKey(login: string): string {
+  return createHash("sha256").update(`talk:${login}`).digest("base64url").slice(0, 22);
 }

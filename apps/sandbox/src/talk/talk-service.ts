@@ -6,7 +6,7 @@ import { ServiceError } from "../errors/service-error";
 import type { LiveBus } from "../events/live-bus";
 import { type PeopleNotice, PeopleNotices } from "./people-notices";
 import { SendRate } from "./send-rate";
-import { type Speaker, speakerOf } from "./speaker";
+import { type Speaker, speakerOf, userSpeaker } from "./speaker";
 import { type StoredLine, TalkStore } from "./talk-store";
 
 /** A viewer wrote while the owner had turned viewers' writing off. */
@@ -112,6 +112,11 @@ export class TalkService {
   /** Guests whose link was just revoked. */
   revoked(workspaceId: string, guests: readonly Extract<Principal, { kind: "guest" }>[]): void {
     for (const guest of guests) this.people.revoked(workspaceId, speakerOf(guest, guest.role));
+  }
+
+  /** A person whose named share was just ended. */
+  memberRevoked(workspaceId: string, member: { userId: string; name: string; role: Role }): void {
+    this.people.revoked(workspaceId, userSpeaker(member.userId, member.name, member.role));
   }
 
   /** Stops waiting departures. */

@@ -10,6 +10,7 @@ import {
   trpcClient,
   waitForStatus,
 } from "../testing/harness";
+import { TestUsers } from "../testing/test-users";
 import { subscriptionEvents } from "../testing/trpc-sse";
 import { until } from "../testing/until";
 
@@ -204,6 +205,26 @@ describe("the people's talk of a workspace, over the wire (SQLite)", () => {
       role: "editor",
       guest: true,
     });
+  });
+
+  it("tells everyone when the owner ends the share of a person named, under their account's name", async () => {
+    const users = await TestUsers.open(t);
+    try {
+      const nia = await users.create("Nia");
+      await t.api.share.create.mutate({ workspaceId, role: "editor", userId: nia.userId });
+      const owner = watchTalk(t.url, t.cookie, workspaceId, streams.signal);
+      openTab(t.url, nia.cookie, workspaceId, "nia-tab-1", streams.signal);
+      await until(() => said(owner.lines).includes("Nia joined"), "Nia's join is told");
+      await t.api.share.revoke.mutate({ workspaceId, userId: nia.userId });
+      await until(() => said(owner.lines).includes("Nia revoked"), "Nia's revocation is told");
+      expect(owner.lines.findLast((l) => l.kind === "revoked")?.person).toEqual({
+        name: "Nia",
+        role: "editor",
+        guest: false,
+      });
+    } finally {
+      await users.close();
+    }
   });
 });
 

@@ -75,8 +75,9 @@ export const shareRouter = router({
   people: workspaceProcedure("owner").query(({ ctx, input }) => ctx.members.people(input.workspaceId)),
   /**
    * `shareId`: marks the link revoked, closes its guests' connections at once and tells the
-   * workspace's talk. `workspaceId` and `userId`: ends that person's named share and closes their
-   * sockets and subscriptions on the workspace (here at once, elsewhere within the sweeper's pass).
+   * workspace's talk. `workspaceId` and `userId`: ends that person's named share, closes their
+   * sockets and subscriptions on the workspace (here at once, elsewhere within the sweeper's pass)
+   * and tells the talk the same way.
    */
   revoke: ownerProcedure
     .input(
@@ -88,9 +89,11 @@ export const shareRouter = router({
     .mutation(async ({ ctx, input }) => {
       if ("userId" in input) {
         await authorize(ctx, "owner", input.workspaceId);
-        if (!(await ctx.members.revoke(input.workspaceId, input.userId))) {
+        const member = await ctx.members.revoke(input.workspaceId, input.userId);
+        if (!member) {
           throw new TRPCError({ code: "NOT_FOUND", message: "the workspace is not shared with that person" });
         }
+        ctx.talk.memberRevoked(input.workspaceId, member);
         recordAct(ctx, { action: "share.revoked", workspaceId: input.workspaceId, target: input.userId });
         return { ok: true as const };
       }
