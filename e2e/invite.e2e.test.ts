@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { login, trpcClient } from "../apps/sandbox/src/testing/harness";
+import { logIn } from "./support/browser";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 /** Who the page's cookie signs in, asked from the page as its own script would. */
@@ -11,17 +11,24 @@ const whoami = (page: Page) =>
   });
 
 /**
- * An administrator invites a person by e-mail; the person opens the link in their own browser,
- * sets a name and a password, lands in the workspace list signed in as themselves, signs out, and
- * signs in again through the login page's e-mail and password form.
+ * An administrator invites a person by e-mail on the administration page; the person opens the
+ * link in their own browser, sets a name and a password, lands in the workspace list signed in as
+ * themselves, signs out, and signs in again through the login page's e-mail and password form.
+ * Later the administrator makes them a reset link, and the new password replaces the old one.
  */
 describe("an invited person in Chromium", () => {
   const made = useStackAndBrowser();
 
-  it("sets a name and password through the invitation link and later signs in with them", async () => {
+  it("sets a name and password through the invitation link the admin made, signs in with them, and later sets a new one through a reset link", async () => {
     const { stack, browser } = made;
-    const admin = trpcClient(stack.url, await login(stack.url, stack.token));
-    const { url } = await admin.user.invite.mutate({ email: "grace@example.com", role: "member" });
+    const admin = await (await browser.newContext()).newPage();
+    await logIn(admin, stack.url, stack.token);
+    await admin.getByTestId("admin-link").click();
+    await admin.waitForURL(/\/admin$/);
+    await admin.getByTestId("invite-email").fill("grace@example.com");
+    await admin.getByTestId("invite").click();
+    const url = await admin.getByTestId("invite-url").inputValue();
+    expect(url).toMatch(/\/invite\//);
 
     const page = await (await browser.newContext()).newPage();
     await page.goto(url);
@@ -52,5 +59,28 @@ describe("an invited person in Chromium", () => {
     // The link was used: opening it again says so, plainly.
     await page.goto(url);
     await expect.poll(() => page.getByTestId("invite-error").innerText()).toMatch(/already used/);
+
+    // A reset link from the administration page sets a new password; the old one stops working.
+    await admin.reload();
+    const row = admin.locator('[data-testid=admin-user-row][data-user="Grace Hopper"]');
+    await row.getByTestId("reset-link").click();
+    const resetUrl = await row.getByTestId("reset-url").inputValue();
+    await page.goto(resetUrl);
+    await expect.poll(() => page.getByTestId("invite-email").innerText()).toContain("grace@example.com");
+    expect(await page.getByTestId("invite-name").count()).toBe(0);
+    await page.getByTestId("invite-password").fill("harvard-mark-one-1944");
+    await page.getByTestId("invite-repeated").fill("harvard-mark-one-1944");
+    await page.getByTestId("invite-submit").click();
+    await page.waitForURL((u) => u.pathname === "/");
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(/\/login/);
+    await page.getByTestId("password-email").fill("grace@example.com");
+    await page.getByTestId("password-password").fill("cobol-compiler-1959");
+    await page.getByTestId("password-submit").click();
+    await expect.poll(() => page.getByTestId("password-error").innerText()).toMatch(/do not match/);
+    await page.getByTestId("password-password").fill("harvard-mark-one-1944");
+    await page.getByTestId("password-submit").click();
+    await page.waitForURL((u) => u.pathname === "/");
+    expect(await whoami(page)).toMatchObject({ kind: "user", name: "Grace Hopper" });
   });
 });
