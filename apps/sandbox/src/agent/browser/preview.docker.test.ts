@@ -1,9 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ToolPart } from "@coder/protocol";
-import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LABEL_JOB } from "../../docker/volume-job";
+import { hostBridgeAddress, jobContainers } from "../../docker/testing/engine-probes";
 import type { AttachedProcess } from "../../driver/workspace-driver";
 import { instanceDriver } from "../../testing/harness";
 import type { ScriptedAgent } from "../testing/scripted-agent";
@@ -42,8 +41,7 @@ describe("the agent's preview tool, with its browser beside a real workspace", (
     });
     await new Promise<void>((resolve) => hostServer.listen(0, "0.0.0.0", resolve));
     const hostPort = (hostServer.address() as AddressInfo).port;
-    const bridge = await new Docker().getNetwork("bridge").inspect();
-    const gateway = bridge.IPAM?.Config?.[0]?.Gateway ?? "172.17.0.1";
+    const gateway = await hostBridgeAddress();
     agent = await startScriptedAgent({
       workspaceName: "preview",
       model: { fallback: () => ({ text: "done" }) },
@@ -133,10 +131,6 @@ describe("the agent's preview tool, with its browser beside a real workspace", (
   });
 
   it("leaves no browser container behind", async () => {
-    const jobs = await new Docker().listContainers({
-      all: true,
-      filters: { label: [`${LABEL_JOB}=${agent.workspaceId}`] },
-    });
-    expect(jobs).toEqual([]);
+    expect(await jobContainers(agent.t.instance, agent.workspaceId)).toEqual([]);
   });
 });
