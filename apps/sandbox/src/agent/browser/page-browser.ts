@@ -23,13 +23,30 @@ export interface PreviewRequest {
  * model, and the details go to the service log.
  */
 export class PageBrowser {
+  /**
+   * The last load asked for in each workspace. One browser per workspace at a time: a batch of
+   * previews waits its turn instead of starting ten Chromiums beside one workspace.
+   */
+  private readonly latest = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly driver: WorkspaceDriver,
     private readonly image: string,
     private readonly log: (line: string) => void,
   ) {}
 
-  async load(workspaceId: string, request: PreviewRequest): Promise<PreviewPage> {
+  load(workspaceId: string, request: PreviewRequest): Promise<PreviewPage> {
+    const previous = this.latest.get(workspaceId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.loadNow(workspaceId, request));
+    this.latest.set(workspaceId, next);
+    const forget = () => {
+      if (this.latest.get(workspaceId) === next) this.latest.delete(workspaceId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  private async loadNow(workspaceId: string, request: PreviewRequest): Promise<PreviewPage> {
     if ((await this.driver.state(workspaceId)) !== "running") {
       throw new ToolError(
         "unavailable",
