@@ -50,11 +50,13 @@ export async function ensureContextImage({ name, contextDir, entries, baseImage 
     info(`${tag} is up to date`);
   } else {
     info(`building ${tag} from ${baseImage}`);
-    // The legacy builder works with any engine and CLI pair (BuildKit needs the buildx plugin).
+    // The legacy builder works with any engine and CLI pair (BuildKit needs the buildx plugin);
+    // --force-rm removes its intermediate containers after a failed step too.
     await run(
       "docker",
       [
         "build",
+        "--force-rm",
         "--build-arg",
         `BASE_IMAGE=${baseImage}`,
         "--label",
