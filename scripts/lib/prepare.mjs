@@ -1,6 +1,7 @@
 // The preparation steps of `npm start`, `npm test` and scripts/image.mjs, in order; each is
 // quick when its work is already done.
 import { ensureBaseImage } from "./base-image.mjs";
+import { ensureBrowserImage } from "./browser-image.mjs";
 import { bundleSandbox } from "./bundle.mjs";
 import { ensureChromium } from "./chromium.mjs";
 import { ensureCompose } from "./compose.mjs";
@@ -12,17 +13,22 @@ import { step } from "./steps.mjs";
 import { ensureWebBuild } from "./web-build.mjs";
 import { ensureWorkspaceImage } from "./workspace-image.mjs";
 
-/** Node packages, the Docker engine and the workspace image; returns the image tag. */
+/**
+ * Node packages, the Docker engine, the workspace image and the browser image (the agent's
+ * `preview` tool); returns the workspace image's tag.
+ */
 export async function prepareWorkspaceImage() {
   await step("Node packages", () => ensureNodeModules());
   await step("Docker engine", () => ensureDocker());
   if (process.env.CODER_RUNTIME === "runsc") await step("gVisor runtime", () => ensureRunsc());
   const baseImage = await step("Base image", () => ensureBaseImage());
-  return step("Workspace image", () => ensureWorkspaceImage(baseImage));
+  const tag = await step("Workspace image", () => ensureWorkspaceImage(baseImage));
+  await step("Browser image", () => ensureBrowserImage(baseImage));
+  return tag;
 }
 
 /**
- * Everything `npm start` needs; `forTests` adds Chromium, Compose and PostgreSQL. Leaves CODER_IMAGE (and
+ * Everything `npm start` needs; `forTests` adds Chromium, Compose and PostgreSQL. Leaves CODER_IMAGE, CODER_BROWSER_IMAGE (and
  * CHROMIUM_PATH for tests) in process.env for the processes started next.
  */
 export async function prepare({ forTests = false } = {}) {

@@ -1,26 +1,23 @@
 // Step 5: the workspace image, tagged with a hash of everything that goes into it, so an image
 // is built once per content and a daemon change rebuilds only the last layer.
-import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { bundleDaemon, DAEMON_ENTRY } from "./bundle.mjs";
-import { formatBytes, imageId, imageSize, removeOlderImages } from "./docker-images.mjs";
-import { hashTree } from "./hash.mjs";
+import { CONTEXT_DIR, contentTag, copySources, ensureContextImage, pruneContext } from "./context-image.mjs";
+import { installNpmPackage } from "./context-npm.mjs";
 import { repoPath } from "./paths.mjs";
-import { run } from "./run.mjs";
-import { info } from "./steps.mjs";
+
+export { contextHash } from "./context-image.mjs";
 
 export const IMAGE_SOURCE = repoPath("images/workspace");
 export const IMAGE_NAME = "coder-workspace";
-const CONTEXT_DIR = ".context";
 // 5.6 is the last release that runs on Node 18, Debian bookworm's nodejs (5.8 needs Node 20).
 export const BASH_LANGUAGE_SERVER = "bash-language-server@5.6.0";
 const BASH_LS_DIR = "bash-ls";
-const BASH_LS_MARKER = ".coder-installed";
 const DAEMON_BUNDLE = "daemon.mjs";
 
 /** `coder-workspace:<first 12 hex of the content hash>`. */
 export function imageTag(contentHash) {
-  return `${IMAGE_NAME}:${contentHash.slice(0, 12)}`;
+  return contentTag(IMAGE_NAME, contentHash);
 }
 
 /**
@@ -32,49 +29,12 @@ export async function prepareContext({
   contextDir = path.join(IMAGE_SOURCE, CONTEXT_DIR),
   daemonEntry = DAEMON_ENTRY,
 } = {}) {
-  await mkdir(contextDir, { recursive: true });
-  const sources = (await readdir(sourceDir)).filter((name) => name !== CONTEXT_DIR);
-  for (const name of sources) {
-    await cp(path.join(sourceDir, name), path.join(contextDir, name), { recursive: true, force: true });
-  }
-  await installBashLanguageServer(path.join(contextDir, BASH_LS_DIR));
+  const sources = await copySources(sourceDir, contextDir);
+  await installNpmPackage(path.join(contextDir, BASH_LS_DIR), BASH_LANGUAGE_SERVER);
   await bundleDaemon({ entry: daemonEntry, outfile: path.join(contextDir, DAEMON_BUNDLE) });
   const entries = [...sources, BASH_LS_DIR, DAEMON_BUNDLE];
-  for (const name of await readdir(contextDir)) {
-    if (!entries.includes(name)) await rm(path.join(contextDir, name), { recursive: true, force: true });
-  }
+  await pruneContext(contextDir, entries);
   return entries;
-}
-
-// Installed on the host (the image has no npm) and kept between builds.
-async function installBashLanguageServer(dir) {
-  const marker = path.join(dir, BASH_LS_MARKER);
-  if ((await readFile(marker, "utf8").catch(() => "")) === BASH_LANGUAGE_SERVER) return;
-  info(`installing ${BASH_LANGUAGE_SERVER} into the build context`);
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  // Its own package.json keeps npm from treating the repository root as the project.
-  await writeFile(path.join(dir, "package.json"), '{ "private": true }\n');
-  await run(
-    "npm",
-    [
-      "install",
-      "--prefix",
-      dir,
-      BASH_LANGUAGE_SERVER,
-      "--omit=dev",
-      "--ignore-scripts",
-      "--no-audit",
-      "--no-fund",
-    ],
-    { cwd: dir, prefix: "npm" },
-  );
-  await writeFile(marker, BASH_LANGUAGE_SERVER);
-}
-
-/** The content hash of a prepared context; the base image's id counts as content too. */
-export async function contextHash(contextDir, entries, baseImage) {
-  return hashTree(contextDir, entries, { extra: [`base ${baseImage} ${(await imageId(baseImage)) ?? ""}`] });
 }
 
 /**
@@ -84,33 +44,7 @@ export async function contextHash(contextDir, entries, baseImage) {
 export async function ensureWorkspaceImage(baseImage, { daemonEntry } = {}) {
   const contextDir = path.join(IMAGE_SOURCE, CONTEXT_DIR);
   const entries = await prepareContext({ contextDir, daemonEntry });
-  const hash = await contextHash(contextDir, entries, baseImage);
-  const tag = imageTag(hash);
-  if ((await imageId(tag)) !== null) {
-    info(`${tag} is up to date`);
-  } else {
-    info(`building ${tag} from ${baseImage}`);
-    // The legacy builder works with any engine and CLI pair (BuildKit needs the buildx plugin).
-    await run(
-      "docker",
-      [
-        "build",
-        "--build-arg",
-        `BASE_IMAGE=${baseImage}`,
-        "--label",
-        `coder.content-hash=${hash}`,
-        "-t",
-        tag,
-        ".",
-      ],
-      { cwd: contextDir, env: { ...process.env, DOCKER_BUILDKIT: "0" }, prefix: "build" },
-    );
-  }
-  await run("docker", ["tag", tag, `${IMAGE_NAME}:latest`], { prefix: "tag" });
-  const removed = await removeOlderImages(IMAGE_NAME, tag);
-  if (removed > 0)
-    info(`removed ${removed} older workspace image${removed === 1 ? "" : "s"} no workspace uses`);
-  info(`${tag}: ${formatBytes(await imageSize(tag))}`);
+  const tag = await ensureContextImage({ name: IMAGE_NAME, contextDir, entries, baseImage });
   process.env.CODER_IMAGE = tag;
   return tag;
 }

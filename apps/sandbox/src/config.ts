@@ -21,6 +21,8 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (postgres://user:password@host:port/database)")
       .optional(),
     CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
+    /** The image of the agent's `preview` browser (images/browser; `npm start` builds and sets it). */
+    CODER_BROWSER_IMAGE: z.string().min(1).default("coder-browser:latest"),
     CODER_WEB_UPSTREAM: z.string().url().optional(),
     CODER_RUNTIME: z.enum(["runc", "runsc"]).default("runc"),
     /**
@@ -150,6 +152,8 @@ export type Config = {
   /** Set: the database is this PostgreSQL one; unset: SQLite in `dataDir`. */
   databaseUrl?: string;
   image: string;
+  /** The image of the browser job the `preview` tool loads pages in. */
+  browserImage: string;
   webUpstream?: string;
   runtime: "runc" | "runsc";
   allowedOrigins: string[];
@@ -206,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.CODER_DATA_DIR),
     ...(e.CODER_DATABASE_URL ? { databaseUrl: e.CODER_DATABASE_URL } : {}),
     image: e.CODER_IMAGE,
+    browserImage: e.CODER_BROWSER_IMAGE,
     webUpstream: e.CODER_WEB_UPSTREAM,
     runtime: e.CODER_RUNTIME,
     allowedOrigins: e.CODER_ALLOWED_ORIGINS.map((url) => url.origin),

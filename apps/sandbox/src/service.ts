@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { AgentService } from "./agent/agent-service";
+import { PageBrowser } from "./agent/browser/page-browser";
 import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuditLog } from "./audit/audit-log";
@@ -127,6 +128,7 @@ export async function startService(
     log,
     presence,
     audit: (entry) => audit.record(entry),
+    browser: new PageBrowser(driver, config.browserImage, log),
   });
   // Earlier versions kept the service tools' cut outputs here on the host (and never removed
   // them); they now go to the workspace's spill folder, so what is left here is only litter.

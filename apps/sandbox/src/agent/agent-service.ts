@@ -16,6 +16,7 @@ import type { AuditActor, RecordAudit } from "../audit/audit-entry";
 import type { ServiceInstance } from "../cluster/service-instance";
 import type { Db } from "../db/database";
 import type { LiveBus } from "../events/live-bus";
+import type { PageBrowser } from "./browser/page-browser";
 import type { AgentConfig } from "./config/agent-config";
 import { AgentError } from "./errors";
 import { EventLog } from "./events/event-log";
@@ -57,6 +58,8 @@ export interface AgentServiceOptions {
   presence?: AgentPresence;
   /** The audit trail, for the tool calls turns make on a person's behalf. */
   audit?: RecordAudit;
+  /** Loads pages a workspace serves, for the `preview` tool. */
+  browser?: Pick<PageBrowser, "load">;
 }
 
 const DEFAULT_TITLE = "New session";
@@ -110,6 +113,7 @@ export class AgentService {
       ...(options.web ? { web: options.web } : {}),
       ...(options.presence ? { presence: options.presence } : {}),
       ...(options.audit ? { audit: options.audit } : {}),
+      ...(options.browser ? { browser: options.browser } : {}),
       logLine: log,
     };
     this.turnChanges = new TurnChanges(

@@ -3,6 +3,7 @@ import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
 import type {
   AttachedProcess,
+  BrowserJobSpec,
   ContainerState,
   DriverEvent,
   SpareWorkspace,
@@ -11,6 +12,7 @@ import type {
   WorkspaceDriver,
   WorkspaceSpec,
 } from "../driver/workspace-driver";
+import { browserJobSpec } from "./browser-job";
 import {
   containerName,
   containerSpec,
@@ -33,6 +35,7 @@ import {
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
+import { runJobContainer } from "./job-container";
 import { specFingerprint } from "./spec-fingerprint";
 import { LABEL_JOB, startVolumeJob, volumeJobSpec } from "./volume-job";
 
@@ -332,6 +335,15 @@ export class DockerDriver implements WorkspaceDriver {
   async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
     if (spec.network === "egress") await this.egress.ensure();
     return startVolumeJob(this.docker, volumeJobSpec(id, spec, this.opts));
+  }
+
+  async browserJob(id: string, spec: BrowserJobSpec): Promise<{ exitCode: number; stdout: string }> {
+    const { statusCode, output } = await runJobContainer(this.docker, browserJobSpec(id, spec, this.opts), {
+      outputLimit: spec.outputLimit,
+      timeoutMs: spec.timeoutMs,
+      stdoutOnly: true,
+    });
+    return { exitCode: statusCode, stdout: output };
   }
 
   /** A closer whose work `settle()` waits for while it runs. */

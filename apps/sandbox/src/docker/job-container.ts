@@ -5,19 +5,19 @@ import type { ContainerCreateOptions } from "dockerode";
 
 export interface JobResult {
   statusCode: number;
-  /** The end of what it wrote to stdout and stderr, at most `outputLimit` characters. */
+  /** The end of what it wrote (to stdout and stderr), at most `outputLimit` characters. */
   output: string;
 }
 
 /**
- * Runs a one-off container (no TTY) to its end and returns its exit code and output; the container
- * is removed whatever happens. With `timeoutMs`, a job still running then is killed and an error
- * thrown.
+ * Runs a one-off container (no TTY) to its end and returns its exit code and output (stdout and
+ * stderr, or only stdout with `stdoutOnly`); the container is removed whatever happens. With
+ * `timeoutMs`, a job still running then is killed and an error thrown.
  */
 export async function runJobContainer(
   docker: Docker,
   options: ContainerCreateOptions,
-  limits: { outputLimit: number; timeoutMs?: number },
+  limits: { outputLimit: number; timeoutMs?: number; stdoutOnly?: boolean },
 ): Promise<JobResult> {
   const container = await docker.createContainer(options);
   let timer: NodeJS.Timeout | undefined;
@@ -29,7 +29,7 @@ export async function runJobContainer(
         done();
       },
     });
-    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    const stream = await container.attach({ stream: true, stdout: true, stderr: !limits.stdoutOnly });
     const ended = once(stream, "end");
     docker.modem.demuxStream(stream, sink, sink);
     await container.start();

@@ -55,6 +55,21 @@ export interface VolumeJobSpec {
   readOnly?: boolean;
 }
 
+/**
+ * A browser beside a running workspace (see `browserJob`): it loads pages the workspace serves and
+ * prints what it saw.
+ */
+export interface BrowserJobSpec {
+  /** The browser image (images/browser). */
+  image: string;
+  /** The image's arguments: the page to load and the bounds of the answer. */
+  args: string[];
+  /** The job is killed then, whatever it is doing. */
+  timeoutMs: number;
+  /** The most of its standard output kept (the end of it). */
+  outputLimit: number;
+}
+
 export interface DriverEvent {
   workspaceId: string;
   state: ContainerState;
@@ -111,6 +126,13 @@ export interface WorkspaceDriver {
    * removed once the command exits or `close()` ended it.
    */
   volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess>;
+  /**
+   * Runs a short-lived browser container hardened like the workspace, in the running workspace's
+   * network namespace and no other (it reaches what the workspace reaches, nothing more), without
+   * its files, to its end or its deadline. Resolves with its exit code and standard output, which
+   * come from an untrusted page's browser: the caller checks them.
+   */
+  browserJob(id: string, spec: BrowserJobSpec): Promise<{ exitCode: number; stdout: string }>;
   /**
    * Resolves once every process whose `close()` was called has ended, so a service that stops
    * leaves no terminal client or language server behind in its workspaces.

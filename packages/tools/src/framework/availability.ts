@@ -1,6 +1,6 @@
 import type { Tool, ToolsConfig } from "./types";
 
-const READ_ONLY = ["read", "list", "glob", "grep", "skill", "lsp_*"];
+const READ_ONLY = ["read", "list", "glob", "grep", "skill", "lsp_*", "preview"];
 
 /**
  * Which tools each built-in agent may call. `*` and `prefix_*` match names, `!name` removes.

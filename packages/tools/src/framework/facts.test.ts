@@ -31,7 +31,17 @@ describe("tool facts", () => {
   it("run in the service exactly the tools that need the runtime, a person or the web", () => {
     const inService = BUILTIN_TOOLS.filter((tool) => tool.facts.runsIn === "service").map((tool) => tool.id);
     expect(inService.sort()).toEqual(
-      ["batch", "plan_exit", "question", "task", "todoread", "todowrite", "webfetch", "websearch"].sort(),
+      [
+        "batch",
+        "plan_exit",
+        "preview",
+        "question",
+        "task",
+        "todoread",
+        "todowrite",
+        "webfetch",
+        "websearch",
+      ].sort(),
     );
   });
 });

@@ -94,7 +94,7 @@ export interface ToolContext {
   config: ToolsConfig;
   /**
    * Runners for the tools that need the agent runtime or a person (task, question, plan_exit,
-   * webfetch, websearch, batch). Absent ones make those tools answer `unavailable`.
+   * webfetch, websearch, batch, preview). Absent ones make those tools answer `unavailable`.
    */
   services?: AgentServices;
 }
@@ -119,6 +119,27 @@ export interface AgentServices {
     args: { tool_calls: { tool: string; parameters: Record<string, unknown> }[] },
     ctx: ToolContext,
   ): Promise<{ results: unknown[] }>;
+  preview?(args: { port: number; path: string; screenshot: boolean }, ctx: ToolContext): Promise<PreviewPage>;
+}
+
+/** A page the workspace serves, as a browser beside it saw it (`preview`). */
+export interface PreviewPage {
+  /** Where the browser ended up (after redirects). */
+  url: string;
+  /** The HTTP status of the page itself; null when the browser got none (a page from its cache). */
+  status: number | null;
+  title: string;
+  /** The visible text, cut at a bound (`text_truncated`). */
+  text: string;
+  text_truncated: boolean;
+  /** Console errors and uncaught exceptions, the first ones up to a bound. */
+  console_errors: string[];
+  /** Requests that failed or answered 400 and up, the first ones up to a bound. */
+  failed_requests: { url: string; reason: string }[];
+  /** A PNG of the viewport, base64, when one was asked for. */
+  screenshot?: { media_type: "image/png"; width: number; height: number; data: string };
+  /** Why a screenshot that was asked for is missing. */
+  screenshot_note?: string;
 }
 
 export interface ToolsConfig {

@@ -15,6 +15,15 @@ const services: Required<AgentServices> = {
   webfetch: async (args) => ({ url: args.url, content_type: "text/markdown", content: "# Page" }),
   websearch: async () => ({ results: [{ title: "t", url: "https://example.com" }] }),
   batch: async (args) => ({ results: args.tool_calls.map((c) => ({ tool: c.tool, ok: true })) }),
+  preview: async (args) => ({
+    url: `http://127.0.0.1:${args.port}${args.path}`,
+    status: 200,
+    title: "Shop",
+    text: "Welcome",
+    text_truncated: false,
+    console_errors: [],
+    failed_requests: [],
+  }),
 };
 
 const calls: [string, Record<string, unknown>, Record<string, unknown>][] = [
@@ -28,6 +37,7 @@ const calls: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { tool_calls: [{ tool: "read", parameters: { path: "a" } }] },
     { results: [{ tool: "read", ok: true }] },
   ],
+  ["preview", { port: 3000 }, { url: "http://127.0.0.1:3000/", status: 200, title: "Shop" }],
 ];
 
 describe.each(calls)("%s", (tool, args, expected) => {
@@ -53,6 +63,13 @@ describe("agent tool arguments", () => {
   it("refuse a non-http address for webfetch", async () => {
     const { result } = await ws.call("webfetch", { url: "file:///etc/passwd" }, { services });
     expect(result.error?.code).toBe("invalid_args");
+  });
+
+  it("refuse a preview path that does not start with a single / (it could name another host)", async () => {
+    for (const path of ["//evil.example/", "evil.example", "@evil.example"]) {
+      const { result } = await ws.call("preview", { port: 3000, path }, { services });
+      expect(result.error?.code).toBe("invalid_args");
+    }
   });
 
   it("refuse nested batch calls and more than 10 calls", async () => {

@@ -14,6 +14,7 @@ import { lspDiagnosticsTool } from "./lsp_diagnostics";
 import { lspHoverTool } from "./lsp_hover";
 import { patchTool } from "./patch";
 import { planExitTool } from "./plan_exit";
+import { previewTool } from "./preview";
 import { questionTool } from "./question";
 import { readTool } from "./read";
 import { skillTool } from "./skill";
@@ -45,6 +46,7 @@ export const BUILTIN_TOOLS: readonly Tool[] = [
   questionTool,
   webfetchTool,
   websearchTool,
+  previewTool,
   batchTool,
   planExitTool,
   invalidTool,

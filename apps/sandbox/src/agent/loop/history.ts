@@ -1,11 +1,10 @@
 import type { Message, ToolPart } from "@coder/protocol";
 import type { AssistantContent, ModelMessage, ToolContent } from "ai";
+import { completedCallOutput, type ToolOutput } from "./tool-result-output";
 
-type ToolOutput = Extract<ToolContent[number], { type: "tool-result" }>["output"];
-
-function toolOutput(part: ToolPart): ToolOutput {
+function toolOutput(part: ToolPart, images: boolean): ToolOutput {
   if (part.state === "completed")
-    return { type: "text", value: part.output ?? JSON.stringify(part.result ?? {}) };
+    return completedCallOutput(part.result, part.output ?? JSON.stringify(part.result ?? {}), images);
   if (part.state === "error") {
     return { type: "error-text", value: part.output ?? part.result?.error?.message ?? "the call failed" };
   }
@@ -19,10 +18,10 @@ const objectInput = (input: unknown): Record<string, unknown> =>
 
 /**
  * The conversation as the model reads it: user prompts, and for each step of the agent its text
- * and tool calls followed by their results. Reasoning, retries and errors stay in the session but
- * are not sent back.
+ * and tool calls followed by their results (with their screenshots for a model that reads
+ * `images`). Reasoning, retries and errors stay in the session but are not sent back.
  */
-export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+export function toModelMessages(messages: readonly Message[], images = false): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const message of messages) {
     if (message.role === "user") {
@@ -52,7 +51,7 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
           type: "tool-result",
           toolCallId: part.callId,
           toolName: part.tool,
-          output: toolOutput(part),
+          output: toolOutput(part, images),
         });
       }
     }

@@ -2,6 +2,7 @@ import type { AgentName, ModelInfo, Session } from "@coder/protocol";
 import type { Registry } from "@coder/tools";
 import type { AuditActor, RecordAudit } from "../../audit/audit-entry";
 import type { Db } from "../../db/database";
+import type { PageBrowser } from "../browser/page-browser";
 import type { AgentConfig } from "../config/agent-config";
 import type { EventLog } from "../events/event-log";
 import type { SessionRecorder } from "../events/recorder";
@@ -35,6 +36,8 @@ export interface RuntimeDeps {
   presence?: AgentPresence;
   /** The audit trail: tool calls that ran a command or changed files (tools/audited-call.ts). */
   audit?: RecordAudit;
+  /** Loads pages a workspace serves (the `preview` tool); without it the tool is unavailable. */
+  browser?: Pick<PageBrowser, "load">;
 }
 
 export interface ResolvedModel {

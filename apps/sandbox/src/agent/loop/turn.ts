@@ -30,6 +30,7 @@ import { MessageWriter } from "./message-writer";
 import { RepeatDetector } from "./repeat-detector";
 import { retryingModel } from "./retrying-model";
 import { addGrants, agentRules } from "./session-permissions";
+import { takesImages } from "./tool-result-output";
 import { toolSet } from "./tool-set";
 import { startTurn } from "./turn-start";
 import type { ResolvedModel, RootScope, RuntimeDeps, TurnState } from "./turn-state";
@@ -196,7 +197,7 @@ class TurnRun implements TurnState {
             this.message.add({ type: "retry", attempt, delayMs, message: failure.message }),
         }),
         system: this.system(),
-        messages: toModelMessages(this.input.history),
+        messages: toModelMessages(this.input.history, takesImages(this.model.info)),
         tools,
         activeTools: [...this.offered],
         // The agent can change between steps (plan_exit): its tools and instructions follow.
@@ -369,7 +370,7 @@ class TurnRun implements TurnState {
       );
       for (const d of build) if (!definitions.some((o) => o.id === d.id)) definitions.push(d);
     }
-    return toolSet(definitions, this.execute);
+    return toolSet(definitions, this.execute, takesImages(this.model.info));
   }
 
   private async finish(status: TurnStatus, error: string | null = null): Promise<TurnOutcome> {

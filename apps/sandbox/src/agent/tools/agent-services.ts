@@ -13,7 +13,8 @@ const FETCH_TIMEOUT_S = 30;
 const MAX_FETCH_TIMEOUT_S = 120;
 
 /**
- * The runtime's side of the tools that need it: sub-agents, the person, the web, batches.
+ * The runtime's side of the tools that need it: sub-agents, the person, the web, batches, the
+ * browser beside the workspace.
  * `runCall` runs one more call of the model's (a batch's parts) the way the dispatcher runs any.
  */
 export function agentServices(
@@ -94,6 +95,13 @@ export function agentServices(
       return {
         results: await webSearch(turn.deps.config.websearch, args.query, args.num_results ?? 8, ctx.abort),
       };
+    },
+
+    async preview(args) {
+      if (!turn.deps.browser) {
+        throw new ToolError("unavailable", "this service has no browser to load pages with");
+      }
+      return turn.deps.browser.load(turn.session.workspaceId, args);
     },
 
     async batch(args) {

@@ -168,3 +168,20 @@ export async function workspaceLeftovers(instance: string, workspaceId: string):
     .map((line) => `loop device ${line}`);
   return [...containers, ...volumes, ...files, ...loops];
 }
+
+/** The host's address on Docker's default bridge: where a container on a network reaches the host. */
+export async function hostBridgeAddress(): Promise<string> {
+  const bridge = await new Docker().getNetwork("bridge").inspect();
+  const gateway = (bridge as { IPAM?: { Config?: { Gateway?: string }[] } }).IPAM?.Config?.[0]?.Gateway;
+  if (!gateway) throw new Error("Docker's default bridge has no gateway address");
+  return gateway;
+}
+
+/** The jobs (volume or browser) of a workspace the engine still has, running or not. */
+export async function jobContainers(instance: string, workspaceId: string): Promise<string[]> {
+  const jobs = await new Docker().listContainers({
+    all: true,
+    filters: { label: [`${LABEL_INSTANCE}=${instance}`, `${LABEL_JOB}=${workspaceId}`] },
+  });
+  return jobs.map((c) => `${c.Names.join(",")} (${c.State})`);
+}

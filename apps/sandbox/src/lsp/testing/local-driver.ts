@@ -25,6 +25,7 @@ export function localDriver(): { driver: WorkspaceDriver; processes: AttachedPro
     fingerprint: () => "local",
     execTty: unsupported,
     volumeJob: unsupported,
+    browserJob: unsupported,
     settle: async () => {
       await Promise.all(closing);
     },

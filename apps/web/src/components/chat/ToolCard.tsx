@@ -8,7 +8,7 @@ import { subagentSession, type ToolBody, toolBody } from "./tool-body";
 import { toolStatus, toolSummary } from "./tool-summary";
 
 /** Bodies worth seeing without a click: what changed, what ran, what went wrong. */
-const OPEN_BY_DEFAULT = new Set<ToolBody["kind"]>(["diff", "output", "error"]);
+const OPEN_BY_DEFAULT = new Set<ToolBody["kind"]>(["diff", "output", "error", "screenshot"]);
 
 /** One tool call: its summary line, and under it (folded for reads and searches) what it did. */
 export function ToolCard({ part }: { part: ToolPart }) {
@@ -71,6 +71,21 @@ function ToolBodyView({ body }: { body: ToolBody }) {
         <pre className={styles.output} data-testid="tool-output">
           {body.text || "(no output yet)"}
         </pre>
+      );
+    case "screenshot":
+      return (
+        <div>
+          {/* biome-ignore lint/performance/noImgElement: a data URL of the tool's PNG, not an asset to optimise */}
+          <img
+            className={styles.screenshot}
+            src={body.src}
+            width={body.width || undefined}
+            height={body.height || undefined}
+            alt="What the page looked like"
+            data-testid="tool-screenshot"
+          />
+          <pre className={styles.output}>{body.text}</pre>
+        </div>
       );
     case "lines":
       return (

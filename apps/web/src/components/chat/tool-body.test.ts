@@ -55,6 +55,33 @@ describe("a tool card's body", () => {
     });
   });
 
+  it("shows the screenshot a preview took above the page's text, and nothing but a PNG", () => {
+    const screenshot = { media_type: "image/png", width: 1280, height: 800, data: "iVBORw0KGgo=" };
+    const result = { ok: true, title: "Shop", screenshot };
+    expect(
+      toolBody({ tool: "preview", input: {}, state: "completed", result, output: "Title: Shop" }),
+    ).toEqual({
+      kind: "screenshot",
+      src: "data:image/png;base64,iVBORw0KGgo=",
+      width: 1280,
+      height: 800,
+      text: "Title: Shop",
+    });
+    for (const forged of [
+      { ...screenshot, media_type: "image/svg+xml" },
+      { ...screenshot, data: 'x" onerror="alert(1)' },
+    ]) {
+      const body = toolBody({
+        tool: "preview",
+        input: {},
+        state: "completed",
+        result: { ok: true, screenshot: forged },
+        output: "t",
+      });
+      expect(body).toEqual({ kind: "output", text: "t" });
+    }
+  });
+
   it("says plainly why a call failed", () => {
     const result = {
       ok: false,

@@ -7,11 +7,31 @@ export type ToolBody =
   | { kind: "output"; text: string }
   | { kind: "lines"; lines: { number: number; text: string }[] }
   | { kind: "matches"; matches: { path: string; line: number; text: string }[] }
+  | { kind: "screenshot"; src: string; width: number; height: number; text: string }
   | { kind: "none" };
 
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+
+/** Only what a PNG's base64 can be: the data URL never carries anything else into the page. */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const dimension = (value: unknown): number =>
+  typeof value === "number" && Number.isInteger(value) && value > 0 ? value : 0;
+
+/** The PNG a result carries (`preview`'s screenshot) as an image source, with its size. */
+function screenshotOf(
+  result: Record<string, unknown>,
+): { src: string; width: number; height: number } | undefined {
+  const shot = record(result.screenshot);
+  if (shot.media_type !== "image/png" || typeof shot.data !== "string" || !BASE64.test(shot.data))
+    return undefined;
+  return {
+    src: `data:image/png;base64,${shot.data}`,
+    width: dimension(shot.width),
+    height: dimension(shot.height),
+  };
+}
 
 /** stdout then stderr, as the shell would have shown them (each part only when there is some). */
 function shellOutput(source: Record<string, unknown>): string {
@@ -36,6 +56,8 @@ export function toolBody(
   // patch it was given. No list of tool names to keep in step with the tools.
   const diff = str(result.diff) || str(record(part.input).patch);
   if (diff) return { kind: "diff", diff };
+  const screenshot = screenshotOf(result);
+  if (screenshot) return { kind: "screenshot", ...screenshot, text: part.output ?? "" };
   if (part.tool === "read" && typeof result.content === "string") {
     const first = typeof result.start_line === "number" ? result.start_line : 1;
     const lines = result.content === "" ? [] : result.content.replace(/\n$/, "").split("\n");

@@ -28,6 +28,13 @@ describe("a tool call's summary line", () => {
     expect(mainArgument("apply_patch", { patch: envelope })).toBe("a.py, b.py");
   });
 
+  it("names the port and path of the page a preview looked at", () => {
+    expect(toolSummary({ tool: "preview", input: { port: 5173, path: "/cart" }, state: "completed" })).toBe(
+      "preview :5173/cart · done",
+    );
+    expect(mainArgument("preview", { port: 3000 })).toBe(":3000/");
+  });
+
   it("shortens a long command to one line", () => {
     const command = `echo one\n${"x".repeat(200)}`;
     const shown = mainArgument("bash", { command });

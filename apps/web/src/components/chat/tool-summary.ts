@@ -41,6 +41,10 @@ export function mainArgument(tool: string, input: unknown): string {
   if ((tool === "patch" || tool === "apply_patch") && typeof args.patch === "string") {
     return oneLine(patchPaths(args.patch).join(", "));
   }
+  // The page the agent looked at, as the workspace serves it.
+  if (tool === "preview" && typeof args.port === "number") {
+    return oneLine(`:${args.port}${typeof args.path === "string" ? args.path : "/"}`);
+  }
   const key = MAIN_ARGUMENT[tool];
   const value = key ? args[key] : Object.values(args).find((v) => typeof v === "string");
   return typeof value === "string" ? oneLine(value) : "";
