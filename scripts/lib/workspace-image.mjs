@@ -12,10 +12,19 @@ import { info } from "./steps.mjs";
 export const IMAGE_SOURCE = repoPath("images/workspace");
 export const IMAGE_NAME = "coder-workspace";
 const CONTEXT_DIR = ".context";
-// 5.6 is the last release that runs on Node 18, Debian bookworm's nodejs (5.8 needs Node 20).
-export const BASH_LANGUAGE_SERVER = "bash-language-server@5.6.0";
-const BASH_LS_DIR = "bash-ls";
-const BASH_LS_MARKER = ".coder-installed";
+/**
+ * Language servers written for Node, npm-installed on the host (the image has no npm) into a
+ * folder of the build context each, so each is one cached image layer. All must run on Node 18,
+ * Debian bookworm's nodejs.
+ */
+const NODE_LANGUAGE_SERVERS = {
+  // 5.6 is the last release that runs on Node 18 (5.8 needs Node 20).
+  "bash-ls": ["bash-language-server@5.6.0"],
+  // TypeScript 5.9 like the repository's own: 6.0 changes the compiler's defaults and 7 has no
+  // tsserver for typescript-language-server to drive. Both need only Node >= 18.
+  "ts-ls": ["typescript-language-server@4.4.1", "typescript@5.9.3"],
+};
+const INSTALLED_MARKER = ".coder-installed";
 const DAEMON_BUNDLE = "daemon.mjs";
 
 /** `coder-workspace:<first 12 hex of the content hash>`. */
@@ -24,8 +33,8 @@ export function imageTag(contentHash) {
 }
 
 /**
- * Fills `contextDir` with the image sources (everything in images/workspace), the Bash
- * language server and the daemon bundle; removes anything else. Returns the entry names.
+ * Fills `contextDir` with the image sources (everything in images/workspace), the Node language
+ * servers and the daemon bundle; removes anything else. Returns the entry names.
  */
 export async function prepareContext({
   sourceDir = IMAGE_SOURCE,
@@ -37,39 +46,47 @@ export async function prepareContext({
   for (const name of sources) {
     await cp(path.join(sourceDir, name), path.join(contextDir, name), { recursive: true, force: true });
   }
-  await installBashLanguageServer(path.join(contextDir, BASH_LS_DIR));
+  for (const [dir, packages] of Object.entries(NODE_LANGUAGE_SERVERS)) {
+    await installNodePackages(path.join(contextDir, dir), packages);
+  }
   await bundleDaemon({ entry: daemonEntry, outfile: path.join(contextDir, DAEMON_BUNDLE) });
-  const entries = [...sources, BASH_LS_DIR, DAEMON_BUNDLE];
+  const entries = [...sources, ...Object.keys(NODE_LANGUAGE_SERVERS), DAEMON_BUNDLE];
   for (const name of await readdir(contextDir)) {
     if (!entries.includes(name)) await rm(path.join(contextDir, name), { recursive: true, force: true });
   }
   return entries;
 }
 
-// Installed on the host (the image has no npm) and kept between builds.
-async function installBashLanguageServer(dir) {
-  const marker = path.join(dir, BASH_LS_MARKER);
-  if ((await readFile(marker, "utf8").catch(() => "")) === BASH_LANGUAGE_SERVER) return;
-  info(`installing ${BASH_LANGUAGE_SERVER} into the build context`);
+// Installed on the host and kept between builds until the list changes.
+async function installNodePackages(dir, packages) {
+  const marker = path.join(dir, INSTALLED_MARKER);
+  const wanted = packages.join(" ");
+  if ((await readFile(marker, "utf8").catch(() => "")) === wanted) return;
+  info(`installing ${wanted} into the build context`);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   // Its own package.json keeps npm from treating the repository root as the project.
   await writeFile(path.join(dir, "package.json"), '{ "private": true }\n');
   await run(
     "npm",
-    [
-      "install",
-      "--prefix",
-      dir,
-      BASH_LANGUAGE_SERVER,
-      "--omit=dev",
-      "--ignore-scripts",
-      "--no-audit",
-      "--no-fund",
-    ],
+    ["install", "--prefix", dir, ...packages, "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"],
     { cwd: dir, prefix: "npm" },
   );
-  await writeFile(marker, BASH_LANGUAGE_SERVER);
+  await removeTranslations(path.join(dir, "node_modules"));
+  await writeFile(marker, wanted);
+}
+
+/**
+ * TypeScript's compiler messages in a dozen languages (4 MB): nothing starts tsserver with
+ * `--locale`, so only the English ones, built into the compiler, are ever shown. The image leaves
+ * out the system's translations for the same reason.
+ */
+async function removeTranslations(nodeModules) {
+  const lib = path.join(nodeModules, "typescript", "lib");
+  const entries = await readdir(lib, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.isDirectory()) await rm(path.join(lib, entry.name), { recursive: true, force: true });
+  }
 }
 
 /** The content hash of a prepared context; the base image's id counts as content too. */
