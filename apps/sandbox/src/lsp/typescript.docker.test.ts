@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestService, type TestService, waitForStatus } from "../testing/harness";
 
-const GREET = "export function greet(name: string): string {\n  return \"hi \" + name;\n}\n";
+const GREET = 'export function greet(name: string): string {\n  return "hi " + name;\n}\n';
 const MAIN =
   'import { greet } from "./greet";\n\nconst n: number = "x";\nexport const message = greet("you");\n';
 
@@ -82,6 +82,19 @@ describe("the lsp_* tools on TypeScript and JavaScript", () => {
         text: "export function greet(name: string): string {",
       },
     });
+  });
+
+  it("sees the agent's fix of the type error on the next call", async () => {
+    expect((await run("read", { path: "src/main.ts" })).result.ok).toBe(true);
+    const edit = await run("edit", {
+      path: "src/main.ts",
+      old_string: 'const n: number = "x";',
+      new_string: "const n: number = 1;",
+    });
+    expect(edit.result.ok).toBe(true);
+    const { result } = await run("lsp_diagnostics", { path: "src/main.ts" });
+    expect(result).toMatchObject({ ok: true, server_status: "running", fresh: true });
+    expect(result.diagnostics).not.toContainEqual(expect.objectContaining({ severity: "error" }));
   });
 
   it("reads a .js file as JavaScript, where a type annotation is an error", async () => {
