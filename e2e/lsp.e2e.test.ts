@@ -145,6 +145,40 @@ describe("language intelligence in the editor", () => {
     expect(cspViolations).toEqual([]);
   });
 
+  // typescript-language-server with the image's TypeScript, in a workspace without tsconfig.json.
+  it("underlines a TypeScript type error, lists it, shows a type on hover and jumps to a definition in another file", async () => {
+    const page = await ide.browser.newPage();
+    await createAndOpenWorkspace(page, ide.stack, "e2e lsp typescript");
+    await writeFiles(page, {
+      "greet.ts": 'export function greet(name: string): string {\\n  return "hi " + name;\\n}\\n',
+      "main.ts":
+        'import { greet } from "./greet";\\n\\nconst n: number = "x";\\nexport const message = greet("you") + n;\\n',
+    });
+    await openFile(page, "main.ts");
+    await waitReady(page, "typescript");
+
+    await page
+      .locator("[data-testid=editor] .cm-lintRange-error")
+      .first()
+      .waitFor({ timeout: SERVER_START_MS });
+    const problem = page.locator('[data-testid=problems] [data-testid=problem][data-severity="error"]');
+    await expect
+      .poll(() => problem.allInnerTexts(), { timeout: 30_000 })
+      .toContainEqual(expect.stringMatching(/main\.ts:3:\d+[\s\S]*not assignable to type 'number'/));
+
+    expect(await hoverText(page, "export const message", "greet")).toMatch(/greet\(name: string\): string/);
+
+    const call = await pointAt(page, "export const message", "greet");
+    await page.mouse.click(call.x, call.y);
+    await page.keyboard.press("F12");
+    await page
+      .locator('[data-testid=editor-tab][data-path="greet.ts"][aria-selected=true]')
+      .waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => page.locator("[data-testid=editor] .cm-activeLine").innerText())
+      .toContain("export function greet");
+  });
+
   // bash-language-server's diagnostics come from shellcheck and its builtin docs from
   // `help … | col`; the workspace image has both.
   it("shows shellcheck problems, builtin and function hovers, and jumps to a function", async () => {

@@ -7,8 +7,13 @@ import { info } from "./steps.mjs";
 
 const MARKER = ".coder-installed";
 
-/** Installs `spec` (`name@version`) and its dependencies into `dir`/node_modules unless it is there. */
-export async function installNpmPackage(dir, spec) {
+/**
+ * Installs `specs` (one `name@version` or a list installed together) and their dependencies into
+ * `dir`/node_modules unless they are there.
+ */
+export async function installNpmPackage(dir, specs) {
+  const list = [specs].flat();
+  const spec = list.join(" ");
   const marker = path.join(dir, MARKER);
   if ((await readFile(marker, "utf8").catch(() => "")) === spec) return;
   info(`installing ${spec} into the build context`);
@@ -18,7 +23,7 @@ export async function installNpmPackage(dir, spec) {
   await writeFile(path.join(dir, "package.json"), '{ "private": true }\n');
   await run(
     "npm",
-    ["install", "--prefix", dir, spec, "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"],
+    ["install", "--prefix", dir, ...list, "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"],
     { cwd: dir, prefix: "npm" },
   );
   await writeFile(marker, spec);

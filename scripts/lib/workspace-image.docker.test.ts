@@ -101,17 +101,19 @@ describe("the workspace image", () => {
       "pylsp",
       "node",
       "bash-language-server",
+      "typescript-language-server",
       "less",
       "ps",
     ];
     const lines = await inContainer(
       `for tool in ${tools.join(" ")}; do command -v "$tool" >/dev/null && echo "$tool"; done; ` +
-        "bash-language-server --version; pylsp --version; node --version",
+        "bash-language-server --version; pylsp --version; node --version; typescript-language-server --version",
     );
     expect(lines.slice(0, tools.length)).toEqual(tools);
     expect(lines[tools.length]).toMatch(/^5\.\d+\.\d+$/);
     expect(lines[tools.length + 1]).toMatch(/^pylsp v/);
     expect(lines[tools.length + 2]).toMatch(/^v18\./);
+    expect(lines[tools.length + 3]).toMatch(/^4\.4\.\d+$/);
   });
 
   it("carries the daemon bundle as valid JavaScript for the image's Node", async () => {

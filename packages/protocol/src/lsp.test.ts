@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_LSP_SERVERS,
+  lspLanguageIdForPath,
   lspServerFor,
   lspServerForPath,
   parseLspServers,
@@ -17,6 +18,28 @@ describe("the language server table", () => {
     expect(lspServerForPath(servers, "README")).toBeUndefined();
     expect(lspServerForPath(servers, ".bashrc")).toBeUndefined();
     expect(lspServerFor(servers, "python")?.install).toContain("python-lsp-server");
+  });
+
+  it("serves TypeScript and JavaScript with typescript-language-server, naming each file's dialect", () => {
+    const servers = parseLspServers(undefined);
+    const dialects = Object.fromEntries(
+      ["a.ts", "b.tsx", "c.js", "d.jsx", "e.mjs", "f.cjs", "g.MTS"].map((file) => {
+        const server = lspServerForPath(servers, `src/${file}`);
+        expect(server?.command).toEqual(["typescript-language-server", "--stdio"]);
+        return [file, server && lspLanguageIdForPath(server, file)];
+      }),
+    );
+    expect(dialects).toEqual({
+      "a.ts": "typescript",
+      "b.tsx": "typescriptreact",
+      "c.js": "javascript",
+      "d.jsx": "javascriptreact",
+      "e.mjs": "javascript",
+      "f.cjs": "javascript",
+      "g.MTS": "typescript",
+    });
+    const python = lspServerFor(servers, "python");
+    expect(python && lspLanguageIdForPath(python, "x.py")).toBe("python");
   });
 
   it("lets a configured list replace a default by language and add new languages", () => {
@@ -38,6 +61,7 @@ describe("the language server table", () => {
     );
     expect(servers.map((s) => s.language)).toEqual(["bash", "python", "typescript"]);
     expect(lspServerForPath(servers, "a.pyi")?.command[0]).toBe("pyright-langserver");
+    expect(lspServerForPath(servers, "a.js")).toBeUndefined();
     expect(resolveLspServers()).toEqual(DEFAULT_LSP_SERVERS);
   });
 

@@ -30,6 +30,19 @@ export const lspServerConfig = z.object({
     .min(1, "name at least one file extension"),
   /** The LSP `languageId` of its documents (default: `language`). */
   languageId: z.string().min(1).optional(),
+  /**
+   * A `languageId` per extension where it differs from `languageId`: one server may read several
+   * dialects (`tsx` → `typescriptreact`) and must be told which one a document is.
+   */
+  languageIds: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_+-]+$/, "an extension is letters, digits, _, + or -")
+        .transform((e) => e.toLowerCase()),
+      z.string().min(1),
+    )
+    .optional(),
   /** The command that installs it, shown when it is missing. */
   install: z.string().min(1),
 });
@@ -49,6 +62,20 @@ export const DEFAULT_LSP_SERVERS: readonly LspServerConfig[] = [
     extensions: ["py"],
     languageId: "python",
     install: "pip install python-lsp-server",
+  },
+  {
+    language: "typescript",
+    command: ["typescript-language-server", "--stdio"],
+    extensions: ["ts", "mts", "cts", "tsx", "js", "mjs", "cjs", "jsx"],
+    languageId: "typescript",
+    languageIds: {
+      tsx: "typescriptreact",
+      js: "javascript",
+      mjs: "javascript",
+      cjs: "javascript",
+      jsx: "javascriptreact",
+    },
+    install: "npm install -g typescript-language-server typescript",
   },
 ];
 
@@ -100,16 +127,26 @@ export function lspServerFor(
   return servers.find((s) => s.language === language);
 }
 
+/** A file's extension, lowercase and without the dot; none for `README` or `.bashrc`. */
+function extensionOf(path: string): string | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? undefined : name.slice(dot + 1).toLowerCase();
+}
+
 /** The server for a file, by its extension (`a/b.PY` → python). */
 export function lspServerForPath(
   servers: readonly LspServerConfig[],
   path: string,
 ): LspServerConfig | undefined {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const dot = name.lastIndexOf(".");
-  if (dot <= 0) return undefined;
-  const extension = name.slice(dot + 1).toLowerCase();
-  return servers.find((s) => s.extensions.includes(extension));
+  const extension = extensionOf(path);
+  return extension === undefined ? undefined : servers.find((s) => s.extensions.includes(extension));
+}
+
+/** The `languageId` the server is told for a file (`App.tsx` → `typescriptreact`). */
+export function lspLanguageIdForPath(server: LspServerConfig, path: string): string {
+  const extension = extensionOf(path);
+  return (extension && server.languageIds?.[extension]) || server.languageId || server.language;
 }
 
 /** The root every server sees: URIs in LSP messages are container paths under it. */

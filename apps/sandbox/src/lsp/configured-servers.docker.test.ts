@@ -24,7 +24,7 @@ describe("language servers added with CODER_LSP_SERVERS", () => {
 
   it("are offered to the editor next to the defaults", async () => {
     const languages = (await t.api.lsp.servers.query()).map((s) => s.language);
-    expect(languages.sort()).toEqual(["bash", "python", "zsh"]);
+    expect(languages.sort()).toEqual(["bash", "python", "typescript", "zsh"]);
   });
 
   it("serve the agent's lsp tools in the workspace too", async () => {

@@ -24,6 +24,7 @@ describe("checkServers", () => {
             install: "pip install x",
           },
           { language: "bash", command: [process.execPath], extensions: ["sh"], install: "npm i -g y" },
+          { language: "typescript", command: [process.execPath], extensions: ["ts"], install: "npm i -g z" },
         ],
       },
     });
@@ -31,6 +32,7 @@ describe("checkServers", () => {
     expect(checks).toEqual([
       { language: "bash", program: process.execPath, installed: true },
       { language: "python", program: "coder-test-missing-pylsp", installed: false },
+      { language: "typescript", program: process.execPath, installed: true },
     ]);
   });
 });

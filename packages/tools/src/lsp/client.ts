@@ -19,8 +19,8 @@ export interface LspClientOptions {
   command: readonly string[];
   /** Absolute path of the workspace root: the server's working folder and root URI. */
   root: string;
-  /** The `languageId` of documents opened with this server. */
-  languageId: string;
+  /** The `languageId` of a document opened with this server, by its path. */
+  languageIdOf: (file: string) => string;
   /** Bound on the server's start and on each request. */
   requestTimeoutMs: number;
 }
@@ -173,7 +173,7 @@ export class LspClient {
         this.documents.set(uri, { version: 1, text });
         this.diagnostics.expect(uri, 1);
         await this.notify("textDocument/didOpen", {
-          textDocument: { uri, languageId: this.options.languageId, version: 1, text },
+          textDocument: { uri, languageId: this.options.languageIdOf(file), version: 1, text },
         });
       } else if (doc.text !== text) {
         const version = doc.version + 1;

@@ -1,4 +1,4 @@
-import type { LspServerConfig } from "@coder/protocol";
+import { type LspServerConfig, lspLanguageIdForPath } from "@coder/protocol";
 import { LspClient } from "./client";
 
 /** How the server stood when a call used it: already up, started for it, or started again after a crash. */
@@ -83,7 +83,7 @@ export class LspManager {
       slot.starting = LspClient.start({
         command: server.command,
         root,
-        languageId: server.languageId ?? server.language,
+        languageIdOf: (file) => lspLanguageIdForPath(server, file),
         requestTimeoutMs: this.options.requestTimeoutMs,
       }).finally(() => {
         slot.starting = undefined;

@@ -11,6 +11,19 @@ describe("serverForFile", () => {
     expect(serverForFile("scripts/run.SH")).toMatchObject({ language: "bash", languageId: "shellscript" });
   });
 
+  it("finds the TypeScript server for TypeScript and JavaScript files, with each file's dialect", () => {
+    expect(serverForFile("src/main.ts")).toMatchObject({ language: "typescript", languageId: "typescript" });
+    expect(serverForFile("src/App.tsx")).toMatchObject({
+      language: "typescript",
+      languageId: "typescriptreact",
+    });
+    expect(serverForFile("index.mjs")).toMatchObject({ language: "typescript", languageId: "javascript" });
+    expect(serverForFile("src/App.jsx")).toMatchObject({
+      language: "typescript",
+      languageId: "javascriptreact",
+    });
+  });
+
   it("leaves files without a server alone", () => {
     expect(serverForFile("README.md")).toBeNull();
     expect(serverForFile("Makefile")).toBeNull();
@@ -30,5 +43,6 @@ describe("serverForFile", () => {
 describe("languageLabel", () => {
   it("capitalises the language for messages", () => {
     expect(languageLabel("python")).toBe("Python");
+    expect(languageLabel("typescript")).toBe("TypeScript");
   });
 });

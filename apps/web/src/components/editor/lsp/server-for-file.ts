@@ -1,4 +1,9 @@
-import { DEFAULT_LSP_SERVERS, type LspServerConfig, lspServerForPath } from "@coder/protocol";
+import {
+  DEFAULT_LSP_SERVERS,
+  type LspServerConfig,
+  lspLanguageIdForPath,
+  lspServerForPath,
+} from "@coder/protocol";
 
 /** What the editor needs to know about the language server of a file. */
 export interface FileServer {
@@ -19,12 +24,15 @@ export function serverForFile(
   if (!server) return null;
   return {
     language: server.language,
-    languageId: server.languageId ?? server.language,
+    languageId: lspLanguageIdForPath(server, path),
     install: server.install,
   };
 }
 
-/** "python" → "Python", for messages. */
+/** Languages whose names are not just capitalised. */
+const LABELS: Readonly<Record<string, string>> = { typescript: "TypeScript" };
+
+/** "python" → "Python", "typescript" → "TypeScript", for messages. */
 export function languageLabel(language: string): string {
-  return language.charAt(0).toUpperCase() + language.slice(1);
+  return LABELS[language] ?? language.charAt(0).toUpperCase() + language.slice(1);
 }
