@@ -43,6 +43,14 @@ export const lspServerConfig = z.object({
       z.string().min(1),
     )
     .optional(),
+  /**
+   * What the service (never a browser) tells the server at `initialize`: the operator's settings,
+   * sent alike by the editor's socket and the agent's tools. A browser's own are dropped.
+   */
+  initializationOptions: z
+    .record(z.string(), z.unknown())
+    .refine((o) => JSON.stringify(o).length <= 16_384, "initializationOptions are at most 16 KB of JSON")
+    .optional(),
   /** The command that installs it, shown when it is missing. */
   install: z.string().min(1),
 });
@@ -74,6 +82,13 @@ export const DEFAULT_LSP_SERVERS: readonly LspServerConfig[] = [
       mjs: "javascript",
       cjs: "javascript",
       jsx: "javascriptreact",
+    },
+    // One tsserver, not a second syntax-only one that answers with half the project while the
+    // first loads (≈ 160 MB each), and no automatic download of type packages: a workspace may
+    // have no network, and what it installs is its own choice.
+    initializationOptions: {
+      tsserver: { useSyntaxServer: "never" },
+      disableAutomaticTypingAcquisition: true,
     },
     install: "npm install -g typescript-language-server typescript",
   },

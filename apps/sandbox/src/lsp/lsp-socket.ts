@@ -56,7 +56,7 @@ export async function serveLsp(
     });
   };
   let exitRequested = false;
-  const router = new LspMessageRouter(readOnly);
+  const router = new LspMessageRouter(readOnly, server.initializationOptions);
   const bridge = new SocketBridge<AttachedProcess, Message>(ws, {
     maxEarlyBytes: MAX_LSP_MESSAGE_BYTES,
     deliver: (_proc, message) => toServer(message),

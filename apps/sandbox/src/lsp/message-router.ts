@@ -19,7 +19,11 @@ const NOWHERE: Route = { to: "nowhere" };
 export class LspMessageRouter {
   private readonly serverRequests = new ServerRequests();
 
-  constructor(private readonly readOnly: boolean) {}
+  constructor(
+    private readonly readOnly: boolean,
+    /** The server table's initialization options for this server: the only ones it gets. */
+    private readonly serviceOptions?: Record<string, unknown>,
+  ) {}
 
   fromBrowser(message: Message): Route {
     if (Message.isResponse(message)) {
@@ -31,7 +35,8 @@ export class LspMessageRouter {
     let why: string | undefined;
     if (isServiceOwned(method)) why = `${method} comes from the service, not from an editor`;
     else if (this.readOnly && !viewerMayUse(method)) why = `read-only: a viewer cannot use ${method}`;
-    if (why === undefined) return { to: "server", message: rewriteClientMessage(message) };
+    if (why === undefined)
+      return { to: "server", message: rewriteClientMessage(message, this.serviceOptions) };
     return request ? { to: "browser", message: refusal(message, why) } : NOWHERE;
   }
 

@@ -36,6 +36,26 @@ describe("rewriteClientMessage", () => {
     });
   });
 
+  it("gives the server the service's initialization options in place of the browser's", () => {
+    const rewritten = rewriteClientMessage(
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          capabilities: {},
+          initializationOptions: { tsserver: { path: "/tmp/evil.js" }, maxTsServerMemory: 1 },
+        },
+      } as never,
+      { tsserver: { useSyntaxServer: "never" } },
+    );
+    expect(
+      (rewritten as unknown as { params: { initializationOptions: unknown } }).params.initializationOptions,
+    ).toEqual({
+      tsserver: { useSyntaxServer: "never" },
+    });
+  });
+
   it("gives an initialize without params the container's root", () => {
     const rewritten = rewriteClientMessage({ jsonrpc: "2.0", id: 1, method: "initialize" } as never);
     expect(rewritten).toMatchObject({ params: { processId: null, rootUri: "file:///workspace" } });

@@ -20,7 +20,7 @@ export function parseClientMessage(text: string): Message | undefined {
 /**
  * What of `initialize` a browser may choose: what its editor can do and how it names itself. A
  * field that does not fit is left out, and every other field (`initializationOptions` among them:
- * service-configuration.ts) never reaches the server.
+ * service-configuration.ts) never reaches the server from the browser.
  */
 const browserInitializeParams = z
   .object({
@@ -37,9 +37,10 @@ const browserInitializeParams = z
 /**
  * Rebuilds `initialize` from what the browser may choose (above) and what the service decides:
  * `processId` is null (a browser-side or host pid would make the server's parent watchdog kill
- * it), and the root is always the container's /workspace, whatever the client asked for.
+ * it), the root is always the container's /workspace, whatever the client asked for, and the
+ * initialization options are the server table's (`serviceOptions`), if any.
  */
-export function rewriteClientMessage(message: Message): Message {
+export function rewriteClientMessage(message: Message, serviceOptions?: Record<string, unknown>): Message {
   if (!Message.isRequest(message) || message.method !== "initialize") return message;
   return {
     jsonrpc: "2.0",
@@ -47,6 +48,7 @@ export function rewriteClientMessage(message: Message): Message {
     method: "initialize",
     params: {
       ...browserInitializeParams.parse(message.params),
+      ...(serviceOptions ? { initializationOptions: serviceOptions } : {}),
       processId: null,
       rootPath: LSP_WORKSPACE_PATH,
       rootUri: LSP_WORKSPACE_URI,

@@ -5,8 +5,8 @@ import type { RequestMessage, ResponseMessage } from "vscode-jsonrpc";
  * bash-language-server's `shellcheckPath`), so it comes from the service alone, for everyone: a
  * browser's `initializationOptions` are not passed on, its `workspace/didChangeConfiguration` is
  * dropped, and the server's `workspace/configuration` requests are answered here. The service's
- * settings are each server's defaults: no initialization options, and null ("nothing set") for
- * every configuration item asked for.
+ * settings are each server's defaults: the server table's initialization options (the operator's;
+ * the TypeScript entry sets some), and null ("nothing set") for every configuration item asked for.
  */
 
 /** Notifications a browser may never send: they change what the server runs or where it looks. */

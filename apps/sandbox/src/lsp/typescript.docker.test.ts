@@ -65,6 +65,16 @@ describe("the lsp_* tools on TypeScript and JavaScript", () => {
     expect(output).toContain("src/main.ts:3:7: error: Type 'string' is not assignable to type 'number'.");
   });
 
+  it("runs one tsserver for the project and downloads no type packages (the table's initialization options reach it)", async () => {
+    // Every process's command line, as the workspace's own shell sees them.
+    const { output } = await run("bash", {
+      command: "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done",
+    });
+    const lines = output.split("\n");
+    expect(lines.filter((l) => l.includes("tsserver.js"))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes("typingsInstaller"))).toEqual([]);
+  });
+
   it("shows the type of an imported function on hover", async () => {
     const { result } = await run("lsp_hover", { path: "src/main.ts", line: 3, character: 23 });
     expect(result).toMatchObject({ ok: true, server_status: "running" });

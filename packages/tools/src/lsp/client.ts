@@ -23,6 +23,8 @@ export interface LspClientOptions {
   languageIdOf: (file: string) => string;
   /** Bound on the server's start and on each request. */
   requestTimeoutMs: number;
+  /** The server table's settings for `initialize`. */
+  initializationOptions?: Record<string, unknown>;
 }
 
 const STDERR_TAIL_CHARS = 2000;
@@ -141,6 +143,7 @@ export class LspClient {
     const result = await this.request<{ capabilities?: ServerCapabilities }>("initialize", {
       processId: process.pid,
       clientInfo: { name: "coder-tools" },
+      ...(this.options.initializationOptions ? { initializationOptions: this.options.initializationOptions } : {}),
       rootPath: this.options.root,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "workspace" }],

@@ -85,6 +85,7 @@ export class LspManager {
         root,
         languageIdOf: (file) => lspLanguageIdForPath(server, file),
         requestTimeoutMs: this.options.requestTimeoutMs,
+        initializationOptions: server.initializationOptions,
       }).finally(() => {
         slot.starting = undefined;
       });
