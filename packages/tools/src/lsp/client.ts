@@ -143,7 +143,9 @@ export class LspClient {
     const result = await this.request<{ capabilities?: ServerCapabilities }>("initialize", {
       processId: process.pid,
       clientInfo: { name: "coder-tools" },
-      ...(this.options.initializationOptions ? { initializationOptions: this.options.initializationOptions } : {}),
+      ...(this.options.initializationOptions
+        ? { initializationOptions: this.options.initializationOptions }
+        : {}),
       rootPath: this.options.root,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "workspace" }],
