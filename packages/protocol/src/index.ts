@@ -3,6 +3,7 @@ import "./jitless";
 
 export * from "./access-close";
 export * from "./api-limits";
+export * from "./audit";
 export * from "./collab";
 export * from "./container-layout";
 export * from "./daemon";

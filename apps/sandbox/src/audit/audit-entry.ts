@@ -1,43 +1,6 @@
 import type { IncomingMessage } from "node:http";
+import type { AuditAction } from "@coder/protocol";
 import type { Principal } from "../auth/principal";
-
-/**
- * What the audit trail records, one name per kind of act. A new act is one more name here and one
- * `record` call where it happens (audit-log.ts).
- */
-export const AUDIT_ACTIONS = [
-  "auth.signed_in",
-  "auth.sign_in_failed",
-  "auth.signed_out",
-  "user.invited",
-  "user.joined",
-  "user.reset_link",
-  "user.password_reset",
-  "user.updated",
-  "user.suspended",
-  "user.unsuspended",
-  "user.deleted",
-  "workspace.created",
-  "workspace.started",
-  "workspace.stopped",
-  "workspace.deleted",
-  "workspace.imported",
-  "workspace.exported",
-  "workspace.transferred",
-  "share.created",
-  "share.revoked",
-  "share.joined",
-  "terminal.opened",
-  "terminal.closed",
-  "agent.turn",
-  "agent.tool_call",
-  "agent.approval",
-  "git.committed",
-  "git.pushed",
-  "git.checked_out",
-] as const;
-
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * Who did it: a user, a guest of a share link (`id` is the link's id), the agent acting for the

@@ -1,5 +1,5 @@
+import { AUDIT_ACTIONS } from "@coder/protocol";
 import { z } from "zod";
-import { AUDIT_ACTIONS } from "./audit-entry";
 
 const isoTime = z.iso.datetime({ offset: true }).transform((time) => new Date(time).toISOString());
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { ANONYMOUS, type AuditAction, actorOf, clientOf } from "../audit/audit-entry";
+import type { AuditAction } from "@coder/protocol";
+import { ANONYMOUS, actorOf, clientOf } from "../audit/audit-entry";
 import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
 

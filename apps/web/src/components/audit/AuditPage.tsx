@@ -1,5 +1,6 @@
 "use client";
 
+import { AUDIT_ACTIONS, type AuditAction } from "@coder/protocol";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -8,33 +9,12 @@ import { useTRPC } from "../../lib/trpc/client";
 import styles from "../workspaces/workspaces.module.css";
 import audit from "./audit.module.css";
 
-const ACTIONS = [
-  "auth.signed_in",
-  "auth.sign_in_failed",
-  "auth.signed_out",
-  "workspace.created",
-  "workspace.imported",
-  "workspace.exported",
-  "workspace.started",
-  "workspace.stopped",
-  "workspace.deleted",
-  "share.created",
-  "share.joined",
-  "share.revoked",
-  "terminal.opened",
-  "terminal.closed",
-  "agent.turn",
-  "agent.tool_call",
-  "agent.approval",
-] as const;
-type Action = (typeof ACTIONS)[number];
-
 /** The audit trail: who did what, newest first, with filters and "Load more" (admins see all, users their workspaces'). */
 export function AuditPage() {
   const trpc = useTRPC();
   const [workspaceId, setWorkspaceId] = useState("");
   const [actorId, setActorId] = useState("");
-  const [action, setAction] = useState<Action | "">("");
+  const [action, setAction] = useState<AuditAction | "">("");
   const filters = {
     ...(workspaceId.trim() ? { workspaceId: workspaceId.trim() } : {}),
     ...(actorId.trim() ? { actorId: actorId.trim() } : {}),
@@ -74,11 +54,11 @@ export function AuditPage() {
         <select
           className="input"
           value={action}
-          onChange={(e) => setAction(e.target.value as Action | "")}
+          onChange={(e) => setAction(e.target.value as AuditAction | "")}
           data-testid="audit-action"
         >
           <option value="">Every action</option>
-          {ACTIONS.map((a) => (
+          {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
               {a}
             </option>
