@@ -127,6 +127,17 @@ describe("previews of the web apps a workspace serves", () => {
       expect(answer.body).toBe("one,two,three");
     });
 
+    it("streams a request body to the app and its answer back", async () => {
+      const body = Buffer.alloc(3 * 1024 * 1024, "abc");
+      const answer = await request(`${root}echo`, {
+        method: "POST",
+        headers: { cookie: await ownerCookie(), "transfer-encoding": "chunked" },
+        body,
+      });
+      expect(answer.body.length).toBe(body.length);
+      expect(answer.body === body.toString()).toBe(true);
+    });
+
     it("echoes WebSocket messages through the preview", async () => {
       const ws = previewSocket(root, await ownerCookie());
       await opened(ws);
