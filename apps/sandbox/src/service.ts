@@ -159,6 +159,7 @@ export async function startService(
     visibility: previewVisibility,
     sockets: previewSockets,
     events: workspaces.events,
+    bus: cluster.bus,
     log,
   });
   const previewProxy = new PreviewProxy({

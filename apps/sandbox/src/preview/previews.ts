@@ -3,6 +3,7 @@ import type { Principal, Role } from "../auth/principal";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import { ServiceError } from "../errors/service-error";
 import type { Feed } from "../events/feed";
+import type { LiveBus } from "../events/live-bus";
 import { PREVIEW_TOKEN_PARAM } from "./preview-cookie";
 import type { PreviewOrigins } from "./preview-origins";
 import type { PreviewSockets } from "./preview-sockets";
@@ -17,6 +18,8 @@ export interface PreviewsDeps {
   sockets: PreviewSockets;
   /** The workspace events stream (`workspace.events`): ports events go there; status changes come from it. */
   events: Feed<WorkspaceEvent>;
+  /** Tells the other instances on the database of a visibility change, so they close their sockets too. */
+  bus: LiveBus;
   log: (line: string) => void;
 }
 
@@ -29,12 +32,17 @@ export class Previews {
   /** The last list each workspace's daemon reported. */
   private readonly ports = new Map<string, ListeningPort[]>();
   private readonly stopListening: () => void;
+  private readonly stopHearing: () => void;
   private readonly stopFollowing = new AbortController();
 
   constructor(private readonly deps: PreviewsDeps) {
     this.stopListening = deps.daemons.onPortsChanged((workspaceId, ports) => {
       this.ports.set(workspaceId, ports);
       void this.publish(workspaceId);
+    });
+    this.stopHearing = deps.bus.listen("preview", ({ key, local }) => {
+      const [workspaceId, port] = key?.split(":") ?? [];
+      if (!local && workspaceId && port) deps.sockets.endPort({ workspaceId, port: Number(port) });
     });
     void this.followStops();
   }
@@ -75,11 +83,13 @@ export class Previews {
     await this.deps.visibility.set(workspaceId, port, visibility);
     // Whoever had it open comes back through the gate, under the new rule.
     this.deps.sockets.endPort({ workspaceId, port });
+    await this.deps.bus.notify("preview", `${workspaceId}:${port}`);
     await this.publish(workspaceId);
   }
 
   close(): void {
     this.stopListening();
+    this.stopHearing();
     this.stopFollowing.abort();
   }
 
