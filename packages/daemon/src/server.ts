@@ -33,6 +33,8 @@ export interface DaemonServerOptions {
   snapshotDir?: string;
   /** Report file changes as fs.changed (default true). */
   watch?: boolean;
+  /** Report the listening ports as ports.changed (default true); `ports.list` answers either way. */
+  watchPorts?: boolean;
   /** Diagnostics; never stdout, which carries the protocol. */
   log?: (message: string) => void;
 }
@@ -64,7 +66,10 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   const batcher = new ChangeBatcher((changes) => notify("fs.changed", { changes }));
   const watcher = options.watch === false ? undefined : watchWorkspace(root, (c) => batcher.push(c), log);
   const ready = watcher?.ready ?? Promise.resolve();
-  const ports = watchPorts((list) => notify("ports.changed", { ports: list }), { log });
+  const ports = watchPorts((list) => notify("ports.changed", { ports: list }), {
+    log,
+    polling: options.watchPorts !== false,
+  });
 
   const methods = {
     // Answered once the watcher has scanned the workspace: a client that got its answer misses

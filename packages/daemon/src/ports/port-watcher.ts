@@ -22,11 +22,12 @@ async function listeningSockets(proc: string): Promise<ListeningSocket[]> {
 /**
  * Watches the TCP ports something listens on in this container (loopback and wildcard binds, IPv4
  * and IPv6) by polling /proc/net/tcp{,6}, and calls `changed` with the whole list whenever a port
- * opened or closed. The process names are looked up only for sockets not seen before.
+ * opened or closed. The process names are looked up only for sockets not seen before. Without
+ * `polling`, only `list` reads them (when asked).
  */
 export function watchPorts(
   changed: (ports: ListeningPort[]) => void,
-  options: { proc?: string; intervalMs?: number; log?: (line: string) => void } = {},
+  options: { proc?: string; intervalMs?: number; polling?: boolean; log?: (line: string) => void } = {},
 ): PortWatcher {
   const proc = options.proc ?? "/proc";
   let names = new Map<string, string | null>();
@@ -66,6 +67,7 @@ export function watchPorts(
       polling = false;
     }
   };
+  if (options.polling === false) return { list, close: () => undefined };
   const timer = setInterval(() => void poll(), options.intervalMs ?? PORT_POLL_MS);
   timer.unref();
   void poll();

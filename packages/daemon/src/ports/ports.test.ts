@@ -5,7 +5,7 @@ import { startTestDaemon, type TestDaemon } from "../testing/harness";
 
 let daemon: TestDaemon;
 beforeEach(async () => {
-  daemon = await startTestDaemon();
+  daemon = await startTestDaemon({ ports: true });
 });
 afterEach(() => daemon.stop());
 
