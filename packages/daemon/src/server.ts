@@ -12,6 +12,7 @@ import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/
 import { fileMethods } from "./files";
 import { gitMethods } from "./git";
 import { watchRepository } from "./git/git-watch";
+import { watchPorts } from "./ports/port-watcher";
 import { type DaemonHandler, Dispatcher } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
 import { searchMethods } from "./search";
@@ -34,6 +35,8 @@ export interface DaemonServerOptions {
   snapshotDir?: string;
   /** Report file changes as fs.changed (default true). */
   watch?: boolean;
+  /** Report the listening ports as ports.changed (default true); `ports.list` answers either way. */
+  watchPorts?: boolean;
   /** Diagnostics; never stdout, which carries the protocol. */
   log?: (message: string) => void;
 }
@@ -69,6 +72,10 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     options.watch === false
       ? undefined
       : watchRepository(root, (entries) => notify("git.changed", { entries }), log);
+  const ports = watchPorts((list) => notify("ports.changed", { ports: list }), {
+    log,
+    polling: options.watchPorts !== false,
+  });
 
   const methods = {
     // Answered once the watcher has scanned the workspace: a client that got its answer misses
@@ -94,6 +101,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       progress: (callId, update) => notify("tools.progress", { callId, update }),
       log,
     }),
+    "ports.list": async () => ({ ports: await ports.list() }),
   } satisfies { [M in DaemonMethod]: DaemonHandler<M> };
   const dispatcher = new Dispatcher(daemonMethods, methods, log);
   connection.onRequest((method, params, token) => dispatcher.handle(method, params, token));
@@ -107,6 +115,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     shutdown ??= (async () => {
       dispatcher.abortAll();
       batcher.dispose();
+      ports.close();
       await watcher?.close();
       await repository?.close();
       connection.dispose();

@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   "git.committed",
   "git.pushed",
   "git.checked_out",
+  "preview.opened",
+  "preview.visibility_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

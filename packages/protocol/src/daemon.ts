@@ -24,6 +24,7 @@ import {
   MAX_GIT_PATCH_CHARS,
   MAX_GIT_PATHS,
 } from "./git";
+import { listeningPort, MAX_LISTENING_PORTS } from "./preview";
 import {
   bytesResult,
   fileListResult,
@@ -303,6 +304,11 @@ export const daemonMethods = {
     result: z.object({ restored: pathList, removed: pathList }),
   },
   ...gitMethods(),
+  /** The TCP ports something listens on in the workspace (loopback and wildcard binds), sorted. */
+  "ports.list": {
+    params: z.object({}),
+    result: z.object({ ports: z.array(listeningPort).max(MAX_LISTENING_PORTS) }),
+  },
 } satisfies Record<string, MethodContract>;
 
 export const daemonNotifications = {
@@ -319,6 +325,8 @@ export const daemonNotifications = {
   "git.progress": z.object({ callId, line: z.string().max(1000) }),
   /** The repository's HEAD, index or refs changed (debounced): status and branches are worth asking again. */
   "git.changed": z.object({ entries: z.array(z.string().max(256)).max(MAX_GIT_CHANGED_ENTRIES) }),
+  /** The whole list of listening ports again, whenever a port opened or closed. */
+  "ports.changed": z.object({ ports: z.array(listeningPort).max(MAX_LISTENING_PORTS) }),
 } satisfies Record<string, z.ZodType>;
 
 export type DaemonMethod = keyof typeof daemonMethods;

@@ -12,6 +12,7 @@ export * from "./git";
 export * from "./import";
 export * from "./lsp";
 export * from "./presence";
+export * from "./preview";
 export * from "./search";
 export * from "./session";
 export * from "./talk";

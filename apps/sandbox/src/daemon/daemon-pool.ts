@@ -1,4 +1,4 @@
-import type { FileChange, FileMatches, GitEvent, WorkspaceStatus } from "@coder/protocol";
+import type { FileChange, FileMatches, GitEvent, ListeningPort, WorkspaceStatus } from "@coder/protocol";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { ServiceError } from "../errors/service-error";
 import { Feed } from "../events/feed";
@@ -38,6 +38,7 @@ export class DaemonPool {
   private readonly gitFeeds = new Map<string, Feed<GitEvent>>();
   private readonly toolProgress = new CallListeners<Record<string, unknown>>();
   private readonly searchMatches = new CallListeners<SearchMatchesBatch>();
+  private readonly portListeners = new Set<(workspaceId: string, ports: ListeningPort[]) => void>();
 
   constructor(private readonly deps: DaemonPoolDeps) {}
 
@@ -55,6 +56,9 @@ export class DaemonPool {
           "git.changed": () => this.gitFeed(id).publish({ type: "changed" }),
           "git.progress": ({ callId, line }) =>
             this.gitFeed(id).publish({ type: "progress", progressId: callId, line }),
+          "ports.changed": ({ ports }) => {
+            for (const listener of this.portListeners) listener(id, ports);
+          },
           // Which search a refused batch was for is not to be trusted: every search running there ends.
           refused: (method) => {
             if (method === "search.matches") this.searchMatches.routeToAll(id, { malformed: true });
@@ -136,6 +140,12 @@ export class DaemonPool {
     listener: (batch: SearchMatchesBatch) => void,
   ): () => void {
     return this.searchMatches.listen(workspaceId, searchId, listener);
+  }
+
+  /** Follows every workspace's listening ports as its daemon reports them (`ports.changed`), until the returned stop. */
+  onPortsChanged(listener: (workspaceId: string, ports: ListeningPort[]) => void): () => void {
+    this.portListeners.add(listener);
+    return () => this.portListeners.delete(listener);
   }
 
   /** The workspace's file changes as its daemon reports them (`fs.changed`). */

@@ -5,6 +5,7 @@ import { filesRouter } from "./routers/files";
 import { gitRouter } from "./routers/git";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
+import { previewRouter } from "./routers/preview";
 import { profileRouter } from "./routers/profile";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
@@ -24,6 +25,7 @@ export const appRouter = router({
   lsp: lspRouter,
   share: shareRouter,
   presence: presenceRouter,
+  preview: previewRouter,
   terminal: terminalRouter,
   talk: talkRouter,
   audit: auditRouter,

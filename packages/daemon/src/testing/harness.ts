@@ -52,7 +52,7 @@ export interface TestDaemon {
 }
 
 export async function startTestDaemon(
-  options: { runner?: ToolRunner; watch?: boolean; logs?: string[] } = {},
+  options: { runner?: ToolRunner; watch?: boolean; ports?: boolean; logs?: string[] } = {},
 ): Promise<TestDaemon> {
   const root = await mkdtemp(path.join(os.tmpdir(), "coder-daemon-"));
   const input = new PassThrough();
@@ -63,6 +63,8 @@ export async function startTestDaemon(
     output,
     runner: options.runner ?? noTools,
     watch: options.watch ?? false,
+    // On the test machine /proc shows every process of the host: only the tests of ports poll it.
+    watchPorts: options.ports ?? false,
     spillDir: `${root}-spill`,
     snapshotDir: `${root}-snapshots.git`,
     log: (message) => options.logs?.push(message),
