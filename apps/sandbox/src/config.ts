@@ -3,6 +3,7 @@ import { type LspServerConfig, parseLspServers } from "@coder/protocol";
 import { z } from "zod";
 import { defaultLimitsSchema, type Limits } from "./config/limits";
 import { type OidcConfig, oidcConfig, oidcEnv, requireCompleteOidc } from "./config/oidc-config";
+import { previewEnv } from "./config/preview-config";
 import { type EgressAllowEntry, egressAllowSchema } from "./net/egress-allow-list";
 
 /** true/false, 1/0, yes/no, on/off in any case; anything else stops the start with the variable's name. */
@@ -127,6 +128,7 @@ const envSchema = z
       .transform((url) => new URL(url).origin)
       .optional(),
     ...oidcEnv,
+    ...previewEnv,
   })
   .superRefine(requireCompleteOidc);
 
@@ -177,6 +179,8 @@ export type Config = {
   publicUrl?: string;
   /** Signing in with OpenID Connect; unset: off. */
   oidc?: OidcConfig;
+  /** The parent domain of the preview origins (`<port>-<workspace>.<previewDomain>`). */
+  previewDomain: string;
 };
 
 /** Names a browser on this machine may use for a service on loopback. */
@@ -251,5 +255,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ...(e.CODER_PUBLIC_URL ? { publicUrl: e.CODER_PUBLIC_URL } : {}),
     ...(oidc ? { oidc } : {}),
+    previewDomain: e.CODER_PREVIEW_DOMAIN,
   };
 }

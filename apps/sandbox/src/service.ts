@@ -23,6 +23,8 @@ import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
 import { PresenceBoard } from "./presence/presence-board";
 import { PresenceShare } from "./presence/presence-share";
+import { PreviewOrigins } from "./preview/preview-origins";
+import { Previews } from "./preview/previews";
 import { TalkService } from "./talk/talk-service";
 import { IdleStopper } from "./workspaces/idle-stopper";
 import { UserLimits } from "./workspaces/user-limits";
@@ -138,6 +140,8 @@ export async function startService(
   const idleStopper = new IdleStopper(db, workspaces, config.idleStopSeconds * 1000, log);
   idleStopper.start();
   const oidc = config.oidc && startOidcSignIn(config.oidc, db, log);
+  const previewOrigins = new PreviewOrigins(config.previewDomain, config.publicUrl);
+  const previews = new Previews({ daemons, origins: previewOrigins });
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
@@ -149,6 +153,7 @@ export async function startService(
     presence,
     talk,
     audit,
+    previews,
     people: new UserAdmin({
       db,
       limits,
@@ -176,6 +181,7 @@ export async function startService(
   sweeper.start();
   retention.start();
   const { port } = server.address() as AddressInfo;
+  previewOrigins.listening(port);
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   const url = `http://${host}:${port}`;
   const ticket = await auth.createLoginTicket();

@@ -10,6 +10,7 @@ import {
 } from "@coder/protocol";
 import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
 import { fileMethods } from "./files";
+import { watchPorts } from "./ports/port-watcher";
 import { type DaemonHandler, Dispatcher } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
 import { searchMethods } from "./search";
@@ -63,6 +64,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   const batcher = new ChangeBatcher((changes) => notify("fs.changed", { changes }));
   const watcher = options.watch === false ? undefined : watchWorkspace(root, (c) => batcher.push(c), log);
   const ready = watcher?.ready ?? Promise.resolve();
+  const ports = watchPorts((list) => notify("ports.changed", { ports: list }), { log });
 
   const methods = {
     // Answered once the watcher has scanned the workspace: a client that got its answer misses
@@ -87,6 +89,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       progress: (callId, update) => notify("tools.progress", { callId, update }),
       log,
     }),
+    "ports.list": async () => ({ ports: await ports.list() }),
   } satisfies { [M in DaemonMethod]: DaemonHandler<M> };
   const dispatcher = new Dispatcher(daemonMethods, methods, log);
   connection.onRequest((method, params, token) => dispatcher.handle(method, params, token));
@@ -100,6 +103,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     shutdown ??= (async () => {
       dispatcher.abortAll();
       batcher.dispose();
+      ports.close();
       await watcher?.close();
       connection.dispose();
       markClosed();

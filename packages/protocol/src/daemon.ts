@@ -9,6 +9,7 @@ import {
   workspacePath,
   writeResult,
 } from "./files";
+import { listeningPort, MAX_LISTENING_PORTS } from "./preview";
 import {
   bytesResult,
   fileListResult,
@@ -228,6 +229,11 @@ export const daemonMethods = {
     }),
     result: z.object({ restored: pathList, removed: pathList }),
   },
+  /** The TCP ports something listens on in the workspace (loopback and wildcard binds), sorted. */
+  "ports.list": {
+    params: z.object({}),
+    result: z.object({ ports: z.array(listeningPort).max(MAX_LISTENING_PORTS) }),
+  },
 } satisfies Record<string, MethodContract>;
 
 export const daemonNotifications = {
@@ -240,6 +246,8 @@ export const daemonNotifications = {
   }),
   /** Matches found by a running `search.text`, grouped by file. */
   "search.matches": z.object({ searchId, files: z.array(fileMatches).max(MAX_SEARCH_MATCHES) }),
+  /** The whole list of listening ports again, whenever a port opened or closed. */
+  "ports.changed": z.object({ ports: z.array(listeningPort).max(MAX_LISTENING_PORTS) }),
 } satisfies Record<string, z.ZodType>;
 
 export type DaemonMethod = keyof typeof daemonMethods;

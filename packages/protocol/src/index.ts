@@ -10,6 +10,7 @@ export * from "./files";
 export * from "./import";
 export * from "./lsp";
 export * from "./presence";
+export * from "./preview";
 export * from "./search";
 export * from "./session";
 export * from "./talk";

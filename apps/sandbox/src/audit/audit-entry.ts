@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   "agent.turn",
   "agent.tool_call",
   "agent.approval",
+  "preview.opened",
+  "preview.visibility_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

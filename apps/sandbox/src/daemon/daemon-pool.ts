@@ -1,4 +1,4 @@
-import type { FileChange, FileMatches, WorkspaceStatus } from "@coder/protocol";
+import type { FileChange, FileMatches, ListeningPort, WorkspaceStatus } from "@coder/protocol";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { ServiceError } from "../errors/service-error";
 import { Feed } from "../events/feed";
@@ -37,6 +37,7 @@ export class DaemonPool {
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
   private readonly toolProgress = new CallListeners<Record<string, unknown>>();
   private readonly searchMatches = new CallListeners<SearchMatchesBatch>();
+  private readonly portListeners = new Set<(workspaceId: string, ports: ListeningPort[]) => void>();
 
   constructor(private readonly deps: DaemonPoolDeps) {}
 
@@ -51,6 +52,9 @@ export class DaemonPool {
           "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
           "tools.progress": ({ callId, update }) => this.toolProgress.route(id, callId, update),
           "search.matches": ({ searchId, files }) => this.searchMatches.route(id, searchId, files),
+          "ports.changed": ({ ports }) => {
+            for (const listener of this.portListeners) listener(id, ports);
+          },
           // Which search a refused batch was for is not to be trusted: every search running there ends.
           refused: (method) => {
             if (method === "search.matches") this.searchMatches.routeToAll(id, { malformed: true });
@@ -131,6 +135,12 @@ export class DaemonPool {
     listener: (batch: SearchMatchesBatch) => void,
   ): () => void {
     return this.searchMatches.listen(workspaceId, searchId, listener);
+  }
+
+  /** Follows every workspace's listening ports as its daemon reports them (`ports.changed`), until the returned stop. */
+  onPortsChanged(listener: (workspaceId: string, ports: ListeningPort[]) => void): () => void {
+    this.portListeners.add(listener);
+    return () => this.portListeners.delete(listener);
   }
 
   /** The workspace's file changes as its daemon reports them (`fs.changed`). */

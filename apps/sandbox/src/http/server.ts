@@ -15,6 +15,7 @@ import type { DaemonPool } from "../daemon/daemon-pool";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
+import type { Previews } from "../preview/previews";
 import type { TalkService } from "../talk/talk-service";
 import { TerminalDirectory } from "../terminal/terminal-directory";
 import { CallSlots } from "../trpc/call-slots";
@@ -48,6 +49,8 @@ export interface ServerDeps {
   talk: TalkService;
   /** The audit trail (audit/audit-log.ts). */
   audit: AuditLog;
+  /** The workspaces' listening ports and their previews (preview/). */
+  previews: Previews;
   /** The administration of people and of every workspace (admins only). */
   people: UserAdmin;
   driver: WorkspaceDriver;
@@ -149,6 +152,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         invites: auth.invites,
         origin,
         lspServers: deps.lspServers,
+        previews: deps.previews,
         log,
         calls,
         audit: deps.audit,

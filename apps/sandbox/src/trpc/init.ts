@@ -21,6 +21,7 @@ import type { DaemonPool } from "../daemon/daemon-pool";
 import { NamedError } from "../errors/named-error";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
+import type { Previews } from "../preview/previews";
 import type { TalkService } from "../talk/talk-service";
 import type { TerminalDirectory } from "../terminal/terminal-directory";
 import type { WorkspaceImports } from "../workspaces/workspace-imports";
@@ -64,6 +65,8 @@ export interface Context {
   invites: Invites;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
   origin: string;
+  /** The workspaces' listening ports and who may open their previews. */
+  previews: Previews;
   /** The language servers in use (defaults plus CODER_LSP_SERVERS). */
   lspServers: readonly LspServerConfig[];
   /** The service log, for what a container sent that broke the rules. */

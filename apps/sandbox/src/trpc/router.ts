@@ -4,6 +4,7 @@ import { auditRouter } from "./routers/audit";
 import { filesRouter } from "./routers/files";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
+import { previewRouter } from "./routers/preview";
 import { profileRouter } from "./routers/profile";
 import { modelsRouter, sessionRouter } from "./routers/session";
 import { shareRouter } from "./routers/share";
@@ -22,6 +23,7 @@ export const appRouter = router({
   lsp: lspRouter,
   share: shareRouter,
   presence: presenceRouter,
+  preview: previewRouter,
   terminal: terminalRouter,
   talk: talkRouter,
   audit: auditRouter,

@@ -96,6 +96,11 @@ export const workspaceRouter = router({
           if (shown.delete(event.workspaceId)) yield tracked(e.item.id, event);
           continue;
         }
+        // A workspace's ports reach those to whom the stream shows it (every role may list them).
+        if (event.type === "ports") {
+          if (shown.has(event.workspaceId)) yield tracked(e.item.id, event);
+          continue;
+        }
         if (event.type !== "upsert") continue;
         const listing = (
           await ctx.roles.listings(ctx.principal, { all: input?.all, only: event.workspace.id })

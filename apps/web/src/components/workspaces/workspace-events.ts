@@ -21,7 +21,8 @@ export function applyWorkspaceEvent(
   list: ListedWorkspace[] | undefined,
   event: ListEvent,
 ): ListedWorkspace[] | undefined {
-  if (!list || event.type === "resync") return list;
+  // A workspace's ports are the Ports panel's, not the list's.
+  if (!list || event.type === "resync" || event.type === "ports") return list;
   if (event.type === "deleted") return list.filter((ws) => ws.id !== event.workspaceId);
   const { workspace } = event;
   const index = list.findIndex((ws) => ws.id === workspace.id);
