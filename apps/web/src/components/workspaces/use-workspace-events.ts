@@ -19,7 +19,11 @@ export function useWorkspaceEvents(): void {
   const queryClient = useQueryClient();
   const toasts = useToasts();
 
-  const refetchAll = () => queryClient.invalidateQueries({ queryKey: trpc.workspace.pathKey() });
+  const refetchAll = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.workspace.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.preview.list.pathKey() }),
+    ]);
 
   const apply = (event: WorkspaceEvent) => {
     if (event.type === "resync") {
