@@ -16,6 +16,7 @@ import type { Config } from "./config";
 import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DaemonPool } from "./daemon/daemon-pool";
+import { PortStreams } from "./daemon/port-streams";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { type Db, openDatabase } from "./db/database";
 import { createServer } from "./http/server";
@@ -23,7 +24,13 @@ import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
 import { PresenceBoard } from "./presence/presence-board";
 import { PresenceShare } from "./presence/presence-share";
+import { PreviewGate } from "./preview/preview-gate";
 import { PreviewOrigins } from "./preview/preview-origins";
+import { PreviewProxy } from "./preview/preview-proxy";
+import { PreviewSessions } from "./preview/preview-sessions";
+import { PreviewSockets } from "./preview/preview-sockets";
+import { PreviewTokens } from "./preview/preview-tokens";
+import { PreviewVisibilityStore } from "./preview/preview-visibility";
 import { Previews } from "./preview/previews";
 import { TalkService } from "./talk/talk-service";
 import { IdleStopper } from "./workspaces/idle-stopper";
@@ -141,7 +148,34 @@ export async function startService(
   idleStopper.start();
   const oidc = config.oidc && startOidcSignIn(config.oidc, db, log);
   const previewOrigins = new PreviewOrigins(config.previewDomain, config.publicUrl);
-  const previews = new Previews({ daemons, origins: previewOrigins });
+  const previewTokens = new PreviewTokens(db);
+  const previewSessions = new PreviewSessions(db);
+  const previewVisibility = new PreviewVisibilityStore(db);
+  const previewSockets = new PreviewSockets();
+  const previews = new Previews({
+    daemons,
+    origins: previewOrigins,
+    tokens: previewTokens,
+    visibility: previewVisibility,
+    sockets: previewSockets,
+    events: workspaces.events,
+    log,
+  });
+  const previewProxy = new PreviewProxy({
+    gate: new PreviewGate({
+      auth,
+      roles: auth.roles,
+      sessions: previewSessions,
+      visibility: previewVisibility,
+    }),
+    tokens: previewTokens,
+    sessions: previewSessions,
+    streams: new PortStreams(driver),
+    origins: previewOrigins,
+    connections: auth.connections,
+    sockets: previewSockets,
+    log,
+  });
   const { server, close: closeServer } = createServer({
     auth,
     workspaces,
@@ -154,6 +188,9 @@ export async function startService(
     talk,
     audit,
     previews,
+    previewProxy,
+    previewDomain: config.previewDomain,
+    previewFrames: () => previewOrigins.framePattern(),
     people: new UserAdmin({
       db,
       limits,
@@ -181,9 +218,9 @@ export async function startService(
   sweeper.start();
   retention.start();
   const { port } = server.address() as AddressInfo;
-  previewOrigins.listening(port);
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   const url = `http://${host}:${port}`;
+  previewOrigins.listening(url);
   const ticket = await auth.createLoginTicket();
   return {
     url,
@@ -207,6 +244,8 @@ export async function startService(
       await collab.close().catch((err: Error) => log(`collab: ${err.message}`));
       await workspaces.close();
       uploads.close();
+      previews.close();
+      previewProxy.close();
       await closeServer();
       await presence.close();
       talk.close();

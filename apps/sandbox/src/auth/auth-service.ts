@@ -130,7 +130,11 @@ export class AuthService {
    */
   async session(cookie: string | undefined): Promise<Principal | null> {
     if (!cookie) return null;
-    const sessionId = hashSecret(cookie);
+    return this.sessionById(hashSecret(cookie));
+  }
+
+  /** Like `session`, by the stored id of the session (the hash of its cookie): a preview origin's check. */
+  async sessionById(sessionId: string): Promise<Principal | null> {
     const row = await this.db
       .selectFrom("login_sessions")
       .innerJoin("users", "users.id", "login_sessions.user_id")

@@ -451,6 +451,45 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0018_previews": {
+    async up(db: Kysely<unknown>) {
+      // Who may open each port's preview (preview/preview-visibility.ts); no row: private.
+      await db.schema
+        .createTable("preview_visibility")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("port", "integer", (c) => c.notNull())
+        .addColumn("visibility", "text", (c) => c.notNull())
+        .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("preview_visibility_pk", ["workspace_id", "port"])
+        .execute();
+      // The one-time links of preview.open (preview/preview-tokens.ts): sha256 of the token, 60 s.
+      await db.schema
+        .createTable("preview_tokens")
+        .addColumn("token_hash", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("principal_kind", "text", (c) => c.notNull())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("port", "integer", (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      // A preview origin's cookie (preview/preview-sessions.ts): sha256 of its value, for one
+      // session of the IDE on one port of one workspace; it works only while that session does.
+      await db.schema
+        .createTable("preview_sessions")
+        .addColumn("id_hash", "text", (c) => c.primaryKey())
+        .addColumn("session_id", "text", (c) => c.notNull())
+        .addColumn("principal_kind", "text", (c) => c.notNull())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("port", "integer", (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("preview_sessions_session")
+        .on("preview_sessions")
+        .column("session_id")
+        .execute();
+    },
+  },
 });
 
 /** The id migration 0014 gives the admin an install already had (and a new install's first admin). */

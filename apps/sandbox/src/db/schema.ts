@@ -320,6 +320,37 @@ export interface UserIdentityTable {
   created_at: string;
 }
 
+/** Who may open a port's preview (migration 0018_previews); no row: private. */
+export interface PreviewVisibilityTable {
+  workspace_id: string;
+  port: number;
+  visibility: "private" | "workspace" | "public";
+  updated_at: string;
+}
+
+/** A one-time link of `preview.open` (migration 0018_previews), bound to a session, a workspace and a port. */
+export interface PreviewTokenTable {
+  /** sha256 of the token; the token itself is never stored. */
+  token_hash: string;
+  /** The IDE session that asked for it (login_sessions.id_hash or a guest's session id). */
+  session_id: string;
+  principal_kind: "user" | "guest";
+  workspace_id: string;
+  port: number;
+  expires_at: string;
+}
+
+/** A preview origin's cookie (migration 0018_previews): valid while its IDE session is. */
+export interface PreviewSessionTable {
+  /** sha256 of the cookie's value. */
+  id_hash: string;
+  session_id: string;
+  principal_kind: "user" | "guest";
+  workspace_id: string;
+  port: number;
+  expires_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -349,4 +380,7 @@ export interface Database {
   user_identities: UserIdentityTable;
   user_passwords: UserPasswordTable;
   invites: InviteTable;
+  preview_visibility: PreviewVisibilityTable;
+  preview_tokens: PreviewTokenTable;
+  preview_sessions: PreviewSessionTable;
 }

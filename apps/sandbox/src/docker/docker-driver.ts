@@ -23,6 +23,7 @@ import {
   volumeName,
   volumeNames,
 } from "./container-spec";
+import { demuxWithBackpressure } from "./demux";
 import { DiskImages } from "./disk-images";
 import {
   EgressNetwork,
@@ -266,7 +267,11 @@ export class DockerDriver implements WorkspaceDriver {
     return specFingerprint(image, this.opts);
   }
 
-  async exec(id: string, cmd: string[], options: { env?: string[] } = {}): Promise<AttachedProcess> {
+  async exec(
+    id: string,
+    cmd: string[],
+    options: { env?: string[]; backpressure?: boolean } = {},
+  ): Promise<AttachedProcess> {
     const container = this.container(id);
     const exec = await container.exec({
       Cmd: reportingPid(cmd, false),
@@ -281,7 +286,8 @@ export class DockerDriver implements WorkspaceDriver {
     const stream = await exec.start({ hijack: true, stdin: true });
     const stdout = new PassThrough();
     const stderr = new PassThrough();
-    this.docker.modem.demuxStream(stream, stdout, stderr);
+    if (options.backpressure) demuxWithBackpressure(stream, stdout, stderr);
+    else this.docker.modem.demuxStream(stream, stdout, stderr);
     const exited = new Promise<number | null>((resolve) => {
       const done = () => {
         stdout.end();

@@ -102,7 +102,15 @@ export interface WorkspaceDriver {
    * are retired.
    */
   fingerprint(image: string): string;
-  exec(id: string, cmd: string[], options?: { env?: string[] }): Promise<AttachedProcess>;
+  /**
+   * With `backpressure`, an unread stdout or stderr holds the process back instead of piling up in
+   * the service (both must then be read): for streams of any size, like a preview's tunnel.
+   */
+  exec(
+    id: string,
+    cmd: string[],
+    options?: { env?: string[]; backpressure?: boolean },
+  ): Promise<AttachedProcess>;
   execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess>;
   /**
    * Runs `cmd` in a short-lived container hardened like the workspace, with only the workspace's

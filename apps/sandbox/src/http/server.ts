@@ -15,6 +15,8 @@ import type { DaemonPool } from "../daemon/daemon-pool";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
+import { isPreviewOrigin, previewHostOf } from "../preview/preview-host";
+import type { PreviewProxy } from "../preview/preview-proxy";
 import type { Previews } from "../preview/previews";
 import type { TalkService } from "../talk/talk-service";
 import { TerminalDirectory } from "../terminal/terminal-directory";
@@ -31,7 +33,7 @@ import { HttpRouter } from "./http-routes";
 import { responseConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
 import { parseRequestTarget } from "./request-target";
-import { SECURITY_HEADERS, setSecurityHeaders } from "./security-headers";
+import { SECURITY_HEADERS, securityHeaders, setSecurityHeaders } from "./security-headers";
 import { socketRoutes } from "./socket-route-table";
 import { SocketRouter } from "./socket-routes";
 
@@ -51,6 +53,11 @@ export interface ServerDeps {
   audit: AuditLog;
   /** The workspaces' listening ports and their previews (preview/). */
   previews: Previews;
+  /** Serves the preview origins (`<port>-<workspace>.<previewDomain>`), routed by Host before anything else. */
+  previewProxy: PreviewProxy;
+  previewDomain: string;
+  /** The preview origins as a CSP source (the IDE's `frame-src`), once the service listens. */
+  previewFrames: () => string;
   /** The administration of people and of every workspace (admins only). */
   people: UserAdmin;
   driver: WorkspaceDriver;
@@ -83,6 +90,7 @@ function isPublicPage(pathname: string): boolean {
 }
 
 const MISDIRECTED = "this service does not answer to that host name";
+const FROM_PREVIEW = "a preview's pages may not call the IDE";
 const NOT_ORIGIN_FORM = "the request must name a path on this service";
 
 /** Refuses an upgrade before it becomes a WebSocket, with a plain-text reason. */
@@ -182,9 +190,17 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     { principalOf: principal, workspaces, roles: auth.roles },
   );
 
+  let ownHeaders: Readonly<Record<string, string>> | undefined;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    setSecurityHeaders(res);
-    if (!hostAllowed(req.headers.host, allowedHosts)) return plain(res, 421, MISDIRECTED);
+    // A preview origin is the app's, with the app's headers; a near miss is no one's.
+    const preview = previewHostOf(req.headers.host, deps.previewDomain);
+    if (preview && preview !== "misdirected") return deps.previewProxy.handle(req, res, preview);
+    ownHeaders ??= securityHeaders([deps.previewFrames()]);
+    setSecurityHeaders(res, ownHeaders);
+    if (preview === "misdirected" || !hostAllowed(req.headers.host, allowedHosts)) {
+      return plain(res, 421, MISDIRECTED);
+    }
+    if (isPreviewOrigin(req.headers.origin, deps.previewDomain)) return plain(res, 403, FROM_PREVIEW);
     const url = parseRequestTarget(req.url);
     if (!url) return plain(res, 400, NOT_ORIGIN_FORM);
     // Everything below (the tRPC handler included) reads this one normalised path.
@@ -226,7 +242,9 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = parseRequestTarget(req.url);
     const upgrade = async () => {
-      if (!hostAllowed(req.headers.host, allowedHosts))
+      const preview = previewHostOf(req.headers.host, deps.previewDomain);
+      if (preview && preview !== "misdirected") return deps.previewProxy.upgrade(req, socket, head, preview);
+      if (preview === "misdirected" || !hostAllowed(req.headers.host, allowedHosts))
         return reject(socket, 421, "Misdirected Request", MISDIRECTED);
       if (!url) return reject(socket, 400, "Bad Request", NOT_ORIGIN_FORM);
       if (!originAllowed(req, deps.allowedOrigins)) return reject(socket, 403, "Forbidden");

@@ -3,16 +3,23 @@
  * IDE's own server and port (or those of CODER_PUBLIC_URL when a proxy publishes the service).
  */
 export class PreviewOrigins {
-  private listeningPort: number | null = null;
+  private ide: URL | null = null;
 
   constructor(
     readonly domain: string,
     private readonly publicUrl: string | undefined,
   ) {}
 
-  /** The service listens: its port is the preview origins' port unless a public URL says otherwise. */
-  listening(port: number): void {
-    this.listeningPort = port;
+  /** The service listens at `url`: previews share its scheme and port unless a public URL says otherwise. */
+  listening(url: string): void {
+    this.ide = new URL(this.publicUrl ?? url);
+  }
+
+  /** The origin of one port's preview. */
+  origin(workspaceId: string, port: number): string {
+    const scheme = this.ide?.protocol ?? "http:";
+    const ideport = this.ide?.port ? `:${this.ide.port}` : "";
+    return `${scheme}//${port}-${workspaceId}.${this.domain}${ideport}`;
   }
 
   /** The root URL of one port's preview. */
@@ -20,12 +27,19 @@ export class PreviewOrigins {
     return `${this.origin(workspaceId, port)}/`;
   }
 
-  origin(workspaceId: string, port: number): string {
-    const host = `${port}-${workspaceId}.${this.domain}`;
-    if (this.publicUrl) {
-      const url = new URL(this.publicUrl);
-      return `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}`;
-    }
-    return `http://${host}${this.listeningPort ? `:${this.listeningPort}` : ""}`;
+  /** The preview origins as one CSP source expression (the IDE's `frame-src`). */
+  framePattern(): string {
+    const scheme = this.ide?.protocol ?? "http:";
+    return `${scheme}//*.${this.domain}${this.ide?.port ? `:${this.ide.port}` : ""}`;
+  }
+
+  /** Where a browser without access to a preview goes: the IDE's sign-in. */
+  signIn(): string {
+    return `${this.ide?.origin ?? ""}/login`;
+  }
+
+  /** Whether a request's Origin is the preview origin it was sent to (Host). */
+  sameOrigin(origin: string | undefined, host: string | undefined): boolean {
+    return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
   }
 }

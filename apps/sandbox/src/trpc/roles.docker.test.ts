@@ -82,6 +82,10 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "presence.openFile": "viewer on workspace",
   "terminal.list": "viewer on workspace",
   "terminal.create": "editor on workspace",
+  // A viewer opens a port whose owner made it visible to the workspace (refused inside for a private one).
+  "preview.list": "viewer on workspace",
+  "preview.open": "viewer on workspace",
+  "preview.setVisibility": "owner on workspace",
   // Viewers write in the talk unless the owner turned that off (refused then inside `talk.send`).
   "talk.list": "viewer on workspace",
   "talk.watch": "viewer on workspace",

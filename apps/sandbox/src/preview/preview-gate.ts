@@ -1,0 +1,55 @@
+import type { PreviewVisibility } from "@coder/protocol";
+import type { AuthService } from "../auth/auth-service";
+import type { Principal } from "../auth/principal";
+import type { WorkspaceRoles } from "../auth/workspace-roles";
+import type { PreviewTarget } from "./preview-host";
+import type { PreviewSessions } from "./preview-sessions";
+import type { PreviewHolder } from "./preview-tokens";
+import { type PreviewVisibilityStore, visibilityAllows } from "./preview-visibility";
+
+/**
+ * What the gate says about one request to a preview origin: let it through (for `principal`, null
+ * for anyone on a public port), send the browser to the IDE's sign-in, or refuse.
+ */
+export type PreviewDecision =
+  | { kind: "allow"; principal: Principal | null; visibility: PreviewVisibility }
+  | { kind: "sign-in" }
+  | { kind: "forbidden" };
+
+export interface PreviewGateDeps {
+  auth: Pick<AuthService, "sessionById">;
+  roles: Pick<WorkspaceRoles, "of">;
+  sessions: PreviewSessions;
+  visibility: PreviewVisibilityStore;
+}
+
+/**
+ * Who may open a port's preview, checked on every request and upgrade (nothing is remembered
+ * between them, so a logout, a revoked share, a suspension or a visibility change refuses the
+ * next one): the preview cookie's IDE session must still hold, and its role on the workspace must
+ * reach the port's visibility (private: owner and editors; workspace: any role; public: anyone).
+ */
+export class PreviewGate {
+  constructor(private readonly deps: PreviewGateDeps) {}
+
+  /** The principal of an IDE session while it holds (the same kind as when the cookie was made). */
+  async principal(holder: PreviewHolder): Promise<Principal | null> {
+    const principal = await this.deps.auth.sessionById(holder.sessionId);
+    return principal?.kind === holder.kind ? principal : null;
+  }
+
+  /** The decision for `principal` (null: nobody signed in) on `target`. */
+  async decide(principal: Principal | null, target: PreviewTarget): Promise<PreviewDecision> {
+    const visibility = await this.deps.visibility.of(target.workspaceId, target.port);
+    const role = principal ? await this.deps.roles.of(principal, target.workspaceId) : null;
+    if (visibilityAllows(visibility, role)) return { kind: "allow", principal, visibility };
+    return principal ? { kind: "forbidden" } : { kind: "sign-in" };
+  }
+
+  /** The decision for a request carrying the preview cookie `cookie` (or none). */
+  async check(cookie: string | undefined, target: PreviewTarget): Promise<PreviewDecision> {
+    const holder = cookie ? await this.deps.sessions.holder(cookie, target) : null;
+    const principal = holder ? await this.principal(holder) : null;
+    return this.decide(principal, target);
+  }
+}

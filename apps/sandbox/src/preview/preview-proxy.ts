@@ -1,0 +1,172 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { ConnectionRegistry } from "../auth/connection-registry";
+import type { PortStreams } from "../daemon/port-streams";
+import { ServiceError } from "../errors/service-error";
+import { parseRequestTarget } from "../http/request-target";
+import { previewAnswer, previewRedirect, refuseUpgrade } from "./preview-answers";
+import { PREVIEW_TOKEN_PARAM, previewCookie, readPreviewCookie } from "./preview-cookie";
+import type { PreviewDecision, PreviewGate } from "./preview-gate";
+import { appRequestHeaders, browserHeaders } from "./preview-headers";
+import type { PreviewTarget } from "./preview-host";
+import type { PreviewOrigins } from "./preview-origins";
+import type { PreviewSessions } from "./preview-sessions";
+import type { PreviewSockets } from "./preview-sockets";
+import type { PreviewTokens } from "./preview-tokens";
+import { TunnelAgent } from "./tunnel-agent";
+
+export interface PreviewProxyDeps {
+  gate: PreviewGate;
+  tokens: PreviewTokens;
+  sessions: PreviewSessions;
+  streams: PortStreams;
+  origins: PreviewOrigins;
+  /** Every live connection by principal: a logout or a revoked share ends the preview sockets too. */
+  connections: ConnectionRegistry;
+  sockets: PreviewSockets;
+  log: (line: string) => void;
+}
+
+const NOT_ORIGIN_FORM = "the request must name a path";
+const FORBIDDEN = "you may not open this preview: its owner keeps it to the people of the workspace";
+const STALE_LINK = "this preview link was already used or has expired; open the preview again from the IDE";
+
+/** Why a port could not be reached, for the person looking at the preview. */
+function unreachable(target: PreviewTarget, error: unknown): string {
+  if (error instanceof ServiceError) return `${error.message}.`;
+  return `port ${target.port} of the workspace cannot be reached; is the workspace running?`;
+}
+
+/**
+ * Serves the preview origins: each request and upgrade on `<port>-<workspace>.<domain>` passes the
+ * gate, then goes to 127.0.0.1:<port> inside the workspace through a tunnel (PortStreams), with
+ * keep-alive, streamed bodies both ways and backpressure. A `?coder_preview_token=` from
+ * `preview.open` is exchanged for the origin's own cookie first. No IDE cookie, no client-sent
+ * `X-Forwarded-*` reaches the app; nobody signed in is sent to the IDE's sign-in, never to the app.
+ */
+export class PreviewProxy {
+  private readonly agent: TunnelAgent;
+
+  constructor(private readonly deps: PreviewProxyDeps) {
+    this.agent = new TunnelAgent(deps.streams);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, target: PreviewTarget): Promise<void> {
+    const url = parseRequestTarget(req.url);
+    if (!url) return previewAnswer(res, 400, NOT_ORIGIN_FORM);
+    const token = url.searchParams.get(PREVIEW_TOKEN_PARAM);
+    if (token !== null) return this.exchange(res, target, url, token);
+    const decision = await this.deps.gate.check(readPreviewCookie(req), target);
+    if (this.refused(res, decision)) return;
+    this.forward(req, res, target, `${url.pathname}${url.search}`);
+  }
+
+  /** The token of `preview.open` becomes this origin's cookie; the browser goes on to the path without it. */
+  private async exchange(res: ServerResponse, target: PreviewTarget, url: URL, token: string): Promise<void> {
+    const holder = await this.deps.tokens.take(token, target);
+    if (!holder) return previewAnswer(res, 403, STALE_LINK);
+    const principal = await this.deps.gate.principal(holder);
+    const decision = await this.deps.gate.decide(principal, target);
+    if (this.refused(res, decision)) return;
+    const cookie = await this.deps.sessions.create(holder, target);
+    url.searchParams.delete(PREVIEW_TOKEN_PARAM);
+    previewRedirect(res, `${url.pathname}${url.search}`, previewCookie(cookie));
+  }
+
+  /** Answers a refusal (true) or lets the request through (false). */
+  private refused(res: ServerResponse, decision: PreviewDecision): boolean {
+    if (decision.kind === "allow") return false;
+    if (decision.kind === "sign-in") previewRedirect(res, this.deps.origins.signIn());
+    else previewAnswer(res, 403, FORBIDDEN);
+    return true;
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse, target: PreviewTarget, path: string): void {
+    const upstream = http.request(
+      {
+        agent: this.agent,
+        host: target.workspaceId,
+        port: target.port,
+        method: req.method,
+        path,
+        headers: appRequestHeaders(req.headers),
+        setHost: false,
+      },
+      (app) => {
+        res.writeHead(app.statusCode ?? 502, app.statusMessage, browserHeaders(app.headers));
+        app.pipe(res);
+        // The browser went away mid-answer: the tunnel goes too (it cannot be reused half-read).
+        res.once("close", () => {
+          if (!app.complete) upstream.destroy();
+        });
+      },
+    );
+    upstream.once("error", (error) => {
+      if (!res.headersSent) return previewAnswer(res, 502, unreachable(target, error));
+      res.destroy();
+    });
+    req.once("close", () => {
+      if (!req.complete) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  /**
+   * A WebSocket (a dev server's hot reload): after the gate (and only from a page of this very
+   * origin), the handshake goes through a tunnel of its own and then the bytes flow both ways. It
+   * is registered under its principal, so a logout, a revoked share or a suspension ends it, and
+   * under its port, so a visibility change ends it.
+   */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: PreviewTarget): Promise<void> {
+    const url = parseRequestTarget(req.url);
+    if (!url) return refuseUpgrade(socket, 400, "Bad Request", NOT_ORIGIN_FORM);
+    if (!this.deps.origins.sameOrigin(req.headers.origin, req.headers.host)) {
+      return refuseUpgrade(socket, 403, "Forbidden", "a preview's sockets open only from its own pages");
+    }
+    const decision = await this.deps.gate.check(readPreviewCookie(req), target);
+    if (decision.kind === "sign-in")
+      return refuseUpgrade(socket, 401, "Unauthorized", "sign in to the IDE first");
+    if (decision.kind === "forbidden") return refuseUpgrade(socket, 403, "Forbidden", FORBIDDEN);
+    let tunnel: Duplex;
+    try {
+      tunnel = await this.deps.streams.open(target.workspaceId, target.port);
+    } catch (error) {
+      return refuseUpgrade(socket, 502, "Bad Gateway", unreachable(target, error));
+    }
+    const end = () => {
+      socket.destroy();
+      tunnel.destroy();
+    };
+    const forgetPort = this.deps.sockets.add(target, end);
+    const forgetPrincipal = decision.principal
+      ? this.deps.connections.add(decision.principal, { end }, target.workspaceId)
+      : () => undefined;
+    const closed = () => {
+      forgetPort();
+      forgetPrincipal();
+      end();
+    };
+    socket.once("close", closed);
+    tunnel.once("close", closed);
+    socket.on("error", () => undefined);
+    tunnel.on("error", () => undefined);
+    tunnel.write(requestHead(req, `${url.pathname}${url.search}`));
+    if (head.length > 0) tunnel.write(head);
+    socket.pipe(tunnel).pipe(socket);
+  }
+
+  /** Ends every preview connection (the service stops). */
+  close(): void {
+    this.agent.destroy();
+    this.deps.sockets.endAll();
+  }
+}
+
+/** The upgrade request's head as the app gets it (through the same header filter as any request). */
+function requestHead(req: IncomingMessage, path: string): string {
+  const lines = [`${req.method} ${path} HTTP/1.1`];
+  for (const [name, value] of Object.entries(appRequestHeaders(req.headers, true))) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(v)}`);
+  }
+  return `${lines.join("\r\n")}\r\n\r\n`;
+}
