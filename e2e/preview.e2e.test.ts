@@ -183,6 +183,20 @@ describe("previews of a workspace's web app, in Chromium", () => {
     expect(status).toBe(200);
   });
 
+  it("opens the app in a new tab that has no hold on the IDE's window", async () => {
+    await owner.getByTestId("sidebar-ports").click();
+    const [tab] = await Promise.all([
+      owner.context().waitForEvent("page"),
+      owner.locator(`[data-testid=port-row][data-port="${VITE_PORT}"]`).getByTestId("port-open").click(),
+    ]);
+    await expect
+      .poll(() => tab.locator("#greeting").innerText(), { timeout: 30_000 })
+      .toBe("hot reloaded after an edit");
+    expect(new URL(tab.url()).host).toMatch(new RegExp(`^${VITE_PORT}-${workspaceId}\\.localhost:`));
+    expect(await tab.evaluate(() => window.opener)).toBeNull();
+    await tab.close();
+  });
+
   it("shows a viewer the ports without the visibility control, and Open once the owner shares the port", async () => {
     const viewer = (await join("viewer", "Vera")).page;
     await viewer.getByTestId("sidebar-ports").click();
@@ -202,5 +216,32 @@ describe("previews of a workspace's web app, in Chromium", () => {
       .toBe("Workspace");
     await row.getByTestId("port-open-beside").click();
     await expect.poll(() => greeting(viewer), { timeout: 30_000 }).toBe("hot reloaded after an edit");
+
+    await owner
+      .locator(`[data-testid=port-row][data-port="${VITE_PORT}"]`)
+      .getByTestId("port-visibility")
+      .selectOption("public");
+    for (const page of [owner, viewer]) {
+      await page.getByTestId("port-public-warning").waitFor({ timeout: 10_000 });
+    }
+  });
+
+  it("says in plain words when nothing listens on the port any more, and when the workspace is stopped", async () => {
+    const problem = owner.getByTestId("preview-problem");
+    await owner.locator(SHOWN_TERMINAL).click();
+    await owner.keyboard.press("Control+C");
+    await expect
+      .poll(() => problem.innerText(), { timeout: 30_000 })
+      .toContain(`Nothing listens on port ${VITE_PORT} now`);
+    expect(await owner.locator(`[data-testid=port-row][data-port="${VITE_PORT}"]`).count()).toBe(0);
+
+    // The server comes back: so does the app, without a click.
+    await owner.keyboard.type("node node_modules/vite/bin/vite.js --host 127.0.0.1 --strictPort\n");
+    await expect.poll(() => greeting(owner), { timeout: 60_000 }).toBe("hot reloaded after an edit");
+
+    await api.workspace.stop.mutate({ workspaceId });
+    await expect
+      .poll(() => problem.innerText(), { timeout: 60_000 })
+      .toBe("The workspace is stopped: start it to see this preview.");
   });
 });
