@@ -197,7 +197,7 @@ describe("previews of a workspace's web app, in Chromium", () => {
     await tab.close();
   });
 
-  it("shows a viewer the ports without the visibility control, and Open once the owner shares the port", async () => {
+  it("shows a viewer the ports without the visibility control, and Open only while the owner shares the port", async () => {
     const viewer = (await join("viewer", "Vera")).page;
     await viewer.getByTestId("sidebar-ports").click();
     const row = viewer.locator(`[data-testid=port-row][data-port="${VITE_PORT}"]`);
@@ -224,6 +224,16 @@ describe("previews of a workspace's web app, in Chromium", () => {
     for (const page of [owner, viewer]) {
       await page.getByTestId("port-public-warning").waitFor({ timeout: 10_000 });
     }
+
+    // Private again: the viewer's pane says so instead of the app, and Open is gone.
+    await owner
+      .locator(`[data-testid=port-row][data-port="${VITE_PORT}"]`)
+      .getByTestId("port-visibility")
+      .selectOption("private");
+    await expect
+      .poll(() => viewer.getByTestId("preview-problem").innerText(), { timeout: 10_000 })
+      .toBe(`Port ${VITE_PORT} is private now: only the owner and editors may open it.`);
+    expect(await row.getByTestId("port-open").count()).toBe(0);
   });
 
   it("says in plain words when nothing listens on the port any more, and when the workspace is stopped", async () => {

@@ -14,6 +14,7 @@ import { previewKindOf } from "../editor/preview-kind";
 import { useEditor } from "../editor/use-editor";
 import { FileTree, type FileTreeHandle } from "../file-tree/FileTree";
 import { PortsPanel } from "../ports/PortsPanel";
+import { canOpenPort } from "../ports/port-rows";
 import { usePortToasts } from "../ports/use-port-toasts";
 import { usePorts } from "../ports/use-ports";
 import { PreviewPane } from "../preview/PreviewPane";
@@ -58,6 +59,7 @@ export function IdeLayout({
   const [sidebar, setSidebar] = useState<Sidebar>("files");
   const ports = usePorts(workspaceId, running);
   const [previewPort, setPreviewPort] = useState<number | null>(null);
+  const previewed = ports?.find((p) => p.port === previewPort);
   usePortToasts(
     ports,
     role,
@@ -223,7 +225,8 @@ export function IdeLayout({
                         workspaceId={workspaceId}
                         port={previewPort}
                         running={running}
-                        listening={ports === undefined || ports.some((p) => p.port === previewPort)}
+                        listening={ports === undefined || previewed !== undefined}
+                        openable={!previewed || canOpenPort(role, previewed.visibility)}
                         onClose={() => setPreviewPort(null)}
                       />
                     </Panel>

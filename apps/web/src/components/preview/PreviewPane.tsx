@@ -8,6 +8,7 @@ import { useToasts } from "../toast/Toasts";
 import { openInNewTab } from "./open-in-new-tab";
 import styles from "./preview.module.css";
 import { previewPath } from "./preview-path";
+import { previewProblem } from "./preview-problem";
 
 /**
  * What a port of the workspace serves, in a pane beside the editor: an iframe of its own origin
@@ -20,6 +21,7 @@ export function PreviewPane({
   port,
   running,
   listening,
+  openable,
   onClose,
 }: {
   workspaceId: string;
@@ -27,6 +29,8 @@ export function PreviewPane({
   running: boolean;
   /** The port is in the live list: something listens on it now. */
   listening: boolean;
+  /** The person's role may open the port as it is shared now (a viewer, a private port: no). */
+  openable: boolean;
   onClose(): void;
 }) {
   const trpc = useTRPC();
@@ -36,7 +40,7 @@ export function PreviewPane({
   // The path to show, and a count that makes a reload of the same path a new load.
   const [wanted, setWanted] = useState({ path: "/", load: 0 });
   const [src, setSrc] = useState<string | null>(null);
-  const ready = running && listening;
+  const ready = running && listening && openable;
   const { mutateAsync } = open;
 
   // Loads again when the port starts listening anew (a dev server restarted) or the workspace is back.
@@ -65,13 +69,7 @@ export function PreviewPane({
       (error) => toasts.error(`Could not open port ${port}: ${errorMessage(error)}`),
     );
 
-  const problem = !running
-    ? "The workspace is stopped: start it to see this preview."
-    : !listening
-      ? `Nothing listens on port ${port} now: the server stopped or closed its connections. The preview loads again once it listens.`
-      : open.isError
-        ? `Could not open port ${port}: ${errorMessage(open.error)}`
-        : null;
+  const problem = previewProblem({ port, running, listening, openable, openError: open.error });
 
   return (
     <section
