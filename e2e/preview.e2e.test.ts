@@ -38,7 +38,17 @@ async function makeViteApp(): Promise<string> {
   for (const [name, text] of Object.entries(APP_FILES)) writeFileSync(path.join(dir, name), text);
   await promisify(execFile)(
     "npm",
-    ["install", "--no-save", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", dir, VITE],
+    [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefer-offline",
+      "--prefix",
+      dir,
+      VITE,
+    ],
     { cwd: dir },
   );
   return dir;
