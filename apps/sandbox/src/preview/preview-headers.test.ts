@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { appRequestHeaders, browserHeaders } from "./preview-headers";
+
+describe("the headers that cross the preview proxy", () => {
+  it("gives the app no coder_ cookie, no client X-Forwarded-* or Forwarded, and no hop-by-hop header", () => {
+    const headers = appRequestHeaders({
+      host: "3000-abcdefghijkl.localhost:7070",
+      cookie: "coder_preview=a; theme=dark; CODER_session=b; coder_x=c; lang=en",
+      "x-forwarded-for": "203.0.113.9",
+      "x-forwarded-proto": "https",
+      forwarded: "for=203.0.113.9",
+      connection: "keep-alive, x-secret",
+      "x-secret": "hop",
+      "keep-alive": "timeout=5",
+      "transfer-encoding": "chunked",
+      accept: "text/html",
+    });
+    expect(headers).toEqual({
+      host: "3000-abcdefghijkl.localhost:7070",
+      cookie: "theme=dark; lang=en",
+      accept: "text/html",
+    });
+  });
+
+  it("drops the Cookie header when only coder_ cookies were in it", () => {
+    expect(appRequestHeaders({ cookie: "coder_preview=a" })).toEqual({});
+  });
+
+  it("keeps a WebSocket handshake's Upgrade and Connection", () => {
+    expect(
+      appRequestHeaders({ connection: "Upgrade", upgrade: "websocket", "sec-websocket-key": "k" }, true),
+    ).toEqual({ connection: "Upgrade", upgrade: "websocket", "sec-websocket-key": "k" });
+  });
+
+  it("makes the app's cookies host-only and drops any it names coder_", () => {
+    expect(
+      browserHeaders({
+        "set-cookie": ["a=1; Domain=.localhost; Path=/", "coder_preview=x; Path=/", "b=2; domain=localhost"],
+        "content-type": "text/html",
+        "x-frame-options": "SAMEORIGIN",
+        connection: "keep-alive",
+      }),
+    ).toEqual({
+      "set-cookie": ["a=1; Path=/", "b=2"],
+      "content-type": "text/html",
+      "x-frame-options": "SAMEORIGIN",
+    });
+  });
+});
