@@ -246,7 +246,7 @@ describe("previews of a workspace's web app, in Chromium", () => {
     expect(await row.getByTestId("port-open").count()).toBe(0);
   });
 
-  it("says in plain words when nothing listens on the port any more, and when the workspace is stopped", async () => {
+  it("says in plain words when nothing listens on the port any more, opens it again from its toast, and says when the workspace is stopped", async () => {
     const problem = owner.getByTestId("preview-problem");
     await owner.locator(SHOWN_TERMINAL).click();
     await owner.keyboard.press("Control+C");
@@ -258,6 +258,15 @@ describe("previews of a workspace's web app, in Chromium", () => {
     // The server comes back: so does the app, without a click.
     await owner.keyboard.type("node node_modules/vite/bin/vite.js --host 127.0.0.1 --strictPort\n");
     await expect.poll(() => greeting(owner), { timeout: 60_000 }).toBe("hot reloaded after an edit");
+    // Its toast opens it beside the editor again once the pane was closed.
+    const toast = owner
+      .getByTestId("news-toast")
+      .filter({ hasText: `Port ${VITE_PORT} (node) is listening` });
+    await toast.waitFor({ timeout: 10_000 });
+    await owner.getByTestId("preview-close").click();
+    expect(await owner.getByTestId("preview-pane").count()).toBe(0);
+    await toast.getByRole("button", { name: "Open" }).click();
+    await expect.poll(() => greeting(owner), { timeout: 30_000 }).toBe("hot reloaded after an edit");
 
     await api.workspace.stop.mutate({ workspaceId });
     await expect
