@@ -196,16 +196,19 @@ describe("previews of a workspace's web app, in Chromium", () => {
 
   it("opens the app in a new tab that has no hold on the IDE's window", async () => {
     await owner.getByTestId("sidebar-ports").click();
-    const [tab] = await Promise.all([
-      owner.context().waitForEvent("page"),
-      owner.locator(PORT_ROW).getByTestId("port-open").click(),
-    ]);
-    await expect
-      .poll(() => tab.locator("#greeting").innerText(), { timeout: 30_000 })
-      .toBe("hot reloaded after an edit");
-    expect(new URL(tab.url()).host).toMatch(new RegExp(`^${VITE_PORT}-${workspaceId}\\.localhost:`));
-    expect(await tab.evaluate(() => window.opener)).toBeNull();
-    await tab.close();
+    // From the Ports panel's Open, and from the pane's "open in new tab".
+    for (const button of [
+      owner.locator(PORT_ROW).getByTestId("port-open"),
+      owner.getByTestId("preview-new-tab"),
+    ]) {
+      const [tab] = await Promise.all([owner.context().waitForEvent("page"), button.click()]);
+      await expect
+        .poll(() => tab.locator("#greeting").innerText(), { timeout: 30_000 })
+        .toBe("hot reloaded after an edit");
+      expect(new URL(tab.url()).host).toMatch(new RegExp(`^${VITE_PORT}-${workspaceId}\\.localhost:`));
+      expect(await tab.evaluate(() => window.opener)).toBeNull();
+      await tab.close();
+    }
   });
 
   it("shows a viewer the ports without the visibility control, and Open only while the owner shares the port", async () => {

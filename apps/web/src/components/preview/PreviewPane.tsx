@@ -36,6 +36,8 @@ export function PreviewPane({
   const trpc = useTRPC();
   const toasts = useToasts();
   const open = useMutation(trpc.preview.open.mutationOptions());
+  // Its own, so a tab that could not open (toasted) leaves the pane's page alone.
+  const openTab = useMutation(trpc.preview.open.mutationOptions());
   const [address, setAddress] = useState("/");
   // The path to show, and a count that makes a reload of the same path a new load.
   const [wanted, setWanted] = useState({ path: "/", load: 0 });
@@ -65,9 +67,9 @@ export function PreviewPane({
   };
   const reload = () => setWanted(({ path, load }) => ({ path, load: load + 1 }));
   const newTab = () =>
-    openInNewTab(mutateAsync({ workspaceId, port, path: previewPath(address) }).then(({ url }) => url)).catch(
-      (error) => toasts.error(`Could not open port ${port}: ${errorMessage(error)}`),
-    );
+    openInNewTab(
+      openTab.mutateAsync({ workspaceId, port, path: previewPath(address) }).then(({ url }) => url),
+    ).catch((error) => toasts.error(`Could not open port ${port}: ${errorMessage(error)}`));
 
   const problem = previewProblem({ port, running, listening, openable, openError: open.error });
 
