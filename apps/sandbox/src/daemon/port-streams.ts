@@ -97,6 +97,9 @@ export class PortStreams {
       throw new ServiceError("unavailable", `nothing listens on port ${port} in the workspace`);
     }
     const tunnel = Duplex.from({ readable: proc.stdout, writable: proc.stdin });
+    // Ending a tunnel early is normal (a browser leaves mid-answer): Duplex.from reports it as an
+    // AbortError, which must not take the service down; users see the close (and may listen for errors).
+    tunnel.on("error", () => undefined);
     tunnel.once("close", () => {
       release();
       void proc.close();

@@ -108,7 +108,13 @@ export class PreviewProxy {
     req.once("close", () => {
       if (!req.complete) upstream.destroy();
     });
-    req.pipe(upstream);
+    // Without a body the request leaves at once, headers and end in one write.
+    if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+      req.resume();
+      upstream.end();
+    } else {
+      req.pipe(upstream);
+    }
   }
 
   /**

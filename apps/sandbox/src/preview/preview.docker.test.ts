@@ -12,6 +12,7 @@ import {
   trpcClient,
   waitForStatus,
 } from "../testing/harness";
+import { subscriptionEvents } from "../testing/trpc-sse";
 import { until } from "../testing/until";
 import { APP_SERVER } from "./testing/app-server";
 import { enterPreview, nextMessage, opened, previewSocket, request } from "./testing/preview-client";
@@ -59,6 +60,40 @@ describe("previews of the web apps a workspace serves", () => {
         url: `http://${APP_PORT}-${id}.localhost:${new URL(t.url).port}/`,
       });
     });
+
+    it("tells the workspace events stream when a port opens and when it closes", async () => {
+      const abort = new AbortController();
+      const events = subscriptionEvents<{ type: string; workspaceId?: string; ports?: { port: number }[] }>(
+        t.url,
+        t.cookie,
+        "workspace.events",
+        {},
+        abort.signal,
+      );
+      // Read with next(): leaving a for-await loop would end the stream.
+      const portsSeen = async (has: boolean) => {
+        for (let next = await events.next(); !next.done; next = await events.next()) {
+          const event = next.value;
+          if (event.type !== "ports" || event.workspaceId !== id) continue;
+          const ports = event.ports?.map((p) => p.port) ?? [];
+          if (ports.includes(4000) === has) return ports;
+        }
+        return [];
+      };
+      // A visibility change publishes the list: once it arrives, the stream is surely listening.
+      const listening = portsSeen(false);
+      await t.api.preview.setVisibility.mutate({ workspaceId: id, port: APP_PORT, visibility: "private" });
+      await listening;
+      const opening = portsSeen(true);
+      const second = await instanceDriver(t.instance).exec(id, ["node", "-e", APP_SERVER, "4000"]);
+      second.stdout.resume();
+      second.stderr.resume();
+      expect(await opening).toEqual([APP_PORT, 4000]);
+      const closing = portsSeen(false);
+      await second.close();
+      expect(await closing).toEqual([APP_PORT]);
+      abort.abort();
+    });
   });
 
   describe("proxy", () => {
@@ -90,6 +125,17 @@ describe("previews of the web apps a workspace serves", () => {
     it("streams a chunked answer through", async () => {
       const answer = await request(`${root}chunked`, { headers: { cookie: await ownerCookie() } });
       expect(answer.body).toBe("one,two,three");
+    });
+
+    it("streams a request body to the app and its answer back", async () => {
+      const body = Buffer.alloc(3 * 1024 * 1024, "abc");
+      const answer = await request(`${root}echo`, {
+        method: "POST",
+        headers: { cookie: await ownerCookie(), "transfer-encoding": "chunked" },
+        body,
+      });
+      expect(answer.body.length).toBe(body.length);
+      expect(answer.body === body.toString()).toBe(true);
     });
 
     it("echoes WebSocket messages through the preview", async () => {

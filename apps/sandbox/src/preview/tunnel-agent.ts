@@ -25,11 +25,13 @@ function asSocket(tunnel: Duplex): Duplex {
     setNoDelay: () => tunnel,
     ref: () => tunnel,
     unref: () => tunnel,
+    // As net.Socket's: 0 turns the timer off and removes the callback given with it.
     setTimeout(ms: number, callback?: () => void) {
       clearTimeout(idle);
       idle = undefined;
       idleMs = ms;
-      if (callback) tunnel.once("timeout", callback);
+      if (callback && ms === 0) tunnel.removeListener("timeout", callback);
+      else if (callback) tunnel.once("timeout", callback);
       if (ms > 0) idle = setTimeout(() => tunnel.emit("timeout"), idleMs).unref();
       return tunnel;
     },

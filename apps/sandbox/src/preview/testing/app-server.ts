@@ -2,7 +2,8 @@
  * A web app for the preview tests, run in a workspace with `node -e APP_SERVER <port>` (the image's
  * own node, no packages): `/` says hello, `/headers` echoes the request's headers as JSON,
  * `/big?mb=N` streams N MB (writing only as fast as it is read; `/progress` says how much it wrote
- * so far), `/chunked` answers in three chunks, and a WebSocket upgrade echoes each text frame.
+ * so far), `/chunked` answers in three chunks, `/echo` streams the request's body back, and a
+ * WebSocket upgrade echoes each text frame.
  */
 export const APP_SERVER = String.raw`
 const http = require("http");
@@ -15,6 +16,7 @@ const server = http.createServer((req, res) => {
     return res.end(JSON.stringify(req.headers));
   }
   if (url.pathname === "/progress") return res.end(String(written));
+  if (url.pathname === "/echo") return req.pipe(res);
   if (url.pathname === "/chunked") {
     res.write("one,");
     setImmediate(() => { res.write("two,"); setImmediate(() => res.end("three")); });

@@ -13,7 +13,7 @@ export interface PreviewAnswer {
  */
 export function request(
   url: string,
-  options: { headers?: Record<string, string>; method?: string } = {},
+  options: { headers?: Record<string, string>; method?: string; body?: Buffer } = {},
 ): Promise<PreviewAnswer> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -40,7 +40,7 @@ export function request(
       },
     );
     req.on("error", reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

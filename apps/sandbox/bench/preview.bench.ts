@@ -1,0 +1,218 @@
+import http from "node:http";
+import type { BenchResult } from "../../../bench/types";
+import { percentile, round } from "../../../bench/types";
+import { PortStreams } from "../src/daemon/port-streams";
+import { APP_SERVER } from "../src/preview/testing/app-server";
+import { enterPreview, nextMessage, opened, previewSocket } from "../src/preview/testing/preview-client";
+import { execIn, instanceDriver, startTestService, waitForStatus } from "../src/testing/harness";
+import { until } from "../src/testing/until";
+
+const PORT = 3000;
+const WARMUP = 50;
+const REQUESTS = 1000;
+const CONCURRENCY = 8;
+const ECHOES = 300;
+const TUNNELS = 20;
+
+/** What one load run measured: each request's latency (ms) and the run's length (s). */
+interface Load {
+  latencies: number[];
+  seconds: number;
+}
+
+/**
+ * The same load, run inside the container against the app directly: `curl` is not in the
+ * workspace image, so the baseline is node's own HTTP client with keep-alive (the same client the
+ * bench uses outside), timing each request in there. Prints the Load as JSON.
+ */
+const IN_CONTAINER_LOAD = String.raw`
+const http = require("http");
+const [port, warmup, n, c] = process.argv.slice(1).map(Number);
+const agent = new http.Agent({ keepAlive: true, maxSockets: c });
+const get = () => new Promise((resolve) => {
+  const start = process.hrtime.bigint();
+  http.get({ host: "127.0.0.1", port, path: "/", agent }, (res) => {
+    res.resume();
+    res.on("end", () => resolve(Number(process.hrtime.bigint() - start) / 1e6));
+  });
+});
+const load = async (count, latencies) => {
+  let next = 0;
+  await Promise.all(Array.from({ length: c }, async () => {
+    while (next++ < count) latencies.push(await get());
+  }));
+};
+(async () => {
+  await load(warmup, []);
+  const latencies = [];
+  const t0 = process.hrtime.bigint();
+  await load(n, latencies);
+  console.log(JSON.stringify({ latencies, seconds: Number(process.hrtime.bigint() - t0) / 1e9 }));
+  agent.destroy();
+})();
+`;
+
+/** The load through the preview origin, from this process, with the same keep-alive client. */
+async function previewLoad(root: string, cookie: string, concurrency: number): Promise<Load> {
+  const origin = new URL(root);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const get = () =>
+    new Promise<number>((resolve, reject) => {
+      const start = performance.now();
+      http
+        .get(
+          { host: "127.0.0.1", port: origin.port, path: "/", agent, headers: { host: origin.host, cookie } },
+          (res) => {
+            if (res.statusCode !== 200) reject(new Error(`the preview answered ${res.statusCode}`));
+            res.resume();
+            res.on("end", () => resolve(performance.now() - start));
+          },
+        )
+        .on("error", reject);
+    });
+  const load = async (count: number, latencies: number[]) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < count) latencies.push(await get());
+      }),
+    );
+  };
+  try {
+    // At the same concurrency: every keep-alive tunnel is open before the timing starts.
+    await load(WARMUP, []);
+    const latencies: number[] = [];
+    const t0 = performance.now();
+    await load(REQUESTS, latencies);
+    return { latencies, seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function containerLoad(instance: string, id: string, concurrency: number): Promise<Load> {
+  const { code, out } = await execIn(instance, id, [
+    "node",
+    "-e",
+    IN_CONTAINER_LOAD,
+    String(PORT),
+    String(WARMUP),
+    String(REQUESTS),
+    String(concurrency),
+  ]);
+  if (code !== 0) throw new Error(`the in-container load failed: ${out}`);
+  return JSON.parse(out) as Load;
+}
+
+function rows(label: string, via: Load, direct: Load, concurrency: number): BenchResult[] {
+  const p = (load: Load, q: number) => round(percentile(load.latencies, q), 3);
+  const rps = (load: Load) => round(load.latencies.length / load.seconds, 0);
+  const ratio50 = round(p(via, 50) / p(direct, 50), 2);
+  const throughput = round(rps(via) / rps(direct), 2);
+  const notes = `${REQUESTS} GETs of a small page, ${concurrency} at a time, keep-alive both ways; direct = node's client inside the container (no curl in the image)`;
+  return [
+    { name: `${label}: p50 through the preview`, value: p(via, 50), unit: "ms" },
+    { name: `${label}: p99 through the preview`, value: p(via, 99), unit: "ms" },
+    { name: `${label}: p50 inside the container`, value: p(direct, 50), unit: "ms" },
+    { name: `${label}: p99 inside the container`, value: p(direct, 99), unit: "ms" },
+    {
+      name: `${label}: latency p50, preview / inside`,
+      value: ratio50,
+      unit: "×",
+      ratio: ratio50,
+      target: "≤ 2×",
+      pass: ratio50 <= 2,
+      notes,
+    },
+    { name: `${label}: requests per second through the preview`, value: rps(via), unit: "req/s" },
+    { name: `${label}: requests per second inside the container`, value: rps(direct), unit: "req/s" },
+    {
+      name: `${label}: throughput, preview / inside`,
+      value: throughput,
+      unit: "×",
+      ratio: throughput,
+      target: "≥ 0.5×",
+      pass: throughput >= 0.5,
+      notes,
+    },
+  ];
+}
+
+/**
+ * A small page through the preview origin (the service's HTTP server, the gate's checks in the
+ * database, a keep-alive tunnel into the container) against the same load inside the container;
+ * a WebSocket echo round trip through the preview; and what a new tunnel costs (one docker exec).
+ */
+export async function run(): Promise<BenchResult[]> {
+  const t = await startTestService();
+  try {
+    const { id } = await t.api.workspace.create.mutate({ name: "preview-bench" });
+    await waitForStatus(t.api, id, "running");
+    const driver = instanceDriver(t.instance);
+    const app = await driver.exec(id, ["node", "-e", APP_SERVER, String(PORT)]);
+    app.stdout.resume();
+    app.stderr.resume();
+    try {
+      let root = "";
+      await until(async () => {
+        const { ports } = await t.api.preview.list.query({ workspaceId: id });
+        root = ports.find((p) => p.port === PORT)?.url ?? "";
+        return root !== "";
+      }, "the app listens");
+      const { cookie } = await enterPreview(
+        (await t.api.preview.open.mutate({ workspaceId: id, port: PORT })).url,
+      );
+
+      const results: BenchResult[] = [];
+      for (const concurrency of [1, CONCURRENCY]) {
+        const direct = await containerLoad(t.instance, id, concurrency);
+        const via = await previewLoad(root, cookie, concurrency);
+        results.push(...rows(`${concurrency} at a time`, via, direct, concurrency));
+      }
+
+      const ws = previewSocket(root, cookie);
+      await opened(ws);
+      const echoes: number[] = [];
+      for (let i = 0; i < WARMUP + ECHOES; i++) {
+        const start = performance.now();
+        const echoed = nextMessage(ws);
+        ws.send(`echo ${i}`);
+        await echoed;
+        if (i >= WARMUP) echoes.push(performance.now() - start);
+      }
+      ws.close();
+      results.push(
+        {
+          name: "WebSocket echo round trip through the preview p50",
+          value: round(percentile(echoes, 50), 3),
+          unit: "ms",
+        },
+        {
+          name: "WebSocket echo round trip through the preview p99",
+          value: round(percentile(echoes, 99), 3),
+          unit: "ms",
+        },
+      );
+
+      const streams = new PortStreams(driver);
+      const opens: number[] = [];
+      for (let i = 0; i < TUNNELS; i++) {
+        const start = performance.now();
+        const tunnel = await streams.open(id, PORT);
+        opens.push(performance.now() - start);
+        tunnel.destroy();
+      }
+      results.push({
+        name: "a new tunnel (one docker exec of the relay) p50",
+        value: round(percentile(opens, 50), 1),
+        unit: "ms",
+        notes: "paid once per keep-alive connection (the agent keeps up to 8 idle per port for 15 s)",
+      });
+      return results;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await t.close();
+  }
+}
