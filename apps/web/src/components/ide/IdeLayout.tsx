@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { type ImperativePanelHandle, Panel, PanelGroup, PanelResizeHandle } from "react-resizable-panels";
 import { useTRPC } from "../../lib/trpc/client";
 import { useWorkspaceAccess } from "../access/workspace-access";
@@ -13,6 +13,11 @@ import { EditorArea } from "../editor/EditorArea";
 import { previewKindOf } from "../editor/preview-kind";
 import { useEditor } from "../editor/use-editor";
 import { FileTree, type FileTreeHandle } from "../file-tree/FileTree";
+import { PortsPanel } from "../ports/PortsPanel";
+import { canOpenPort } from "../ports/port-rows";
+import { usePortToasts } from "../ports/use-port-toasts";
+import { usePorts } from "../ports/use-ports";
+import { PreviewPane } from "../preview/PreviewPane";
 import { QuickOpen } from "../quick-open/QuickOpen";
 import { SearchPanel, type SearchPanelHandle } from "../search/SearchPanel";
 import { TalkPanel } from "../talk/TalkPanel";
@@ -21,9 +26,12 @@ import styles from "./ide.module.css";
 import { useFileChanges } from "./use-file-changes";
 
 type Picker = "files" | "commands" | null;
+type Sidebar = "files" | "search" | "ports";
+const SIDEBAR_LABELS: Record<Sidebar, string> = { files: "Files", search: "Search", ports: "Ports" };
 
 /**
- * File tree (or find in files) on the left, editor in the centre with terminals below it, the
+ * File tree (or find in files, or the ports) on the left, editor in the centre with terminals
+ * below it and a port's preview beside it when one is open, the
  * agent's chat on the right with the people's talk below it; the split sizes are remembered and
  * each side can be hidden. Every action is in commands/ide-actions.ts, run by its shortcut or from
  * the command palette.
@@ -48,7 +56,15 @@ export function IdeLayout({
   useFileChanges(workspaceId, editor, running);
   useEffect(() => onActiveFile(active), [active, onActiveFile]);
   const [picker, setPicker] = useState<Picker>(null);
-  const [sidebar, setSidebar] = useState<"files" | "search">("files");
+  const [sidebar, setSidebar] = useState<Sidebar>("files");
+  const ports = usePorts(workspaceId, running);
+  const [previewPort, setPreviewPort] = useState<number | null>(null);
+  const previewed = ports?.find((p) => p.port === previewPort);
+  usePortToasts(
+    ports,
+    role,
+    useCallback((port: number) => setPreviewPort(port), []),
+  );
   const [maximised, setMaximised] = useState(false);
   const panels = {
     files: useRef<ImperativePanelHandle>(null),
@@ -144,7 +160,7 @@ export function IdeLayout({
         >
           <div className={styles.sidebar}>
             <div className={styles.sidebarTabs} role="tablist">
-              {(["files", "search"] as const).map((view) => (
+              {(["files", "search", "ports"] as const).map((view) => (
                 <button
                   key={view}
                   type="button"
@@ -154,7 +170,7 @@ export function IdeLayout({
                   data-testid={`sidebar-${view}`}
                   onClick={() => setSidebar(view)}
                 >
-                  {view === "files" ? "Files" : "Search"}
+                  {SIDEBAR_LABELS[view]}
                 </button>
               ))}
             </div>
@@ -177,6 +193,9 @@ export function IdeLayout({
                 unsavedPaths={() => files.filter((file) => file.dirty).map((file) => file.path)}
               />
             </div>
+            <div className={styles.sidebarView} hidden={sidebar !== "ports"}>
+              <PortsPanel workspaceId={workspaceId} ports={ports} onOpenBeside={setPreviewPort} />
+            </div>
           </div>
         </Panel>
         <PanelResizeHandle className={styles.handleVertical} />
@@ -193,7 +212,27 @@ export function IdeLayout({
               onExpand={() => setMaximised(false)}
               className={styles.panel}
             >
-              <EditorArea controller={editor} workspaceId={workspaceId} />
+              <PanelGroup direction="horizontal" autoSaveId="coder.ide.editor-and-preview">
+                <Panel id="editor-area" order={1} defaultSize={55} minSize={20} className={styles.panel}>
+                  <EditorArea controller={editor} workspaceId={workspaceId} />
+                </Panel>
+                {previewPort !== null && (
+                  <>
+                    <PanelResizeHandle className={styles.handleVertical} />
+                    <Panel id="preview" order={2} defaultSize={45} minSize={15} className={styles.panel}>
+                      <PreviewPane
+                        key={previewPort}
+                        workspaceId={workspaceId}
+                        port={previewPort}
+                        running={running}
+                        listening={ports === undefined || previewed !== undefined}
+                        openable={!previewed || canOpenPort(role, previewed.visibility)}
+                        onClose={() => setPreviewPort(null)}
+                      />
+                    </Panel>
+                  </>
+                )}
+              </PanelGroup>
             </Panel>
             <PanelResizeHandle className={styles.handleHorizontal} />
             <Panel

@@ -42,8 +42,20 @@ function ToastItem({ toast, store }: { toast: Toast; store: ToastStore }) {
   }, [store, toast.id]);
   const onDismiss = () => store.dismiss(toast.id);
   return (
-    <div className={styles.toast} data-testid="error-toast">
+    <div className={styles.toast} data-kind={toast.kind} data-testid={`${toast.kind}-toast`}>
       <span className={styles.message}>{toast.message}</span>
+      {toast.action && (
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            toast.action?.run();
+            onDismiss();
+          }}
+        >
+          {toast.action.label}
+        </button>
+      )}
       <button type="button" className={styles.close} onClick={onDismiss} aria-label="Dismiss">
         ×
       </button>

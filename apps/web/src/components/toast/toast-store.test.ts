@@ -26,6 +26,17 @@ describe("ToastStore", () => {
     expect(store.snapshot().map((t) => t.message)).toEqual(["error 6", "error 7", "error 8", "error 9"]);
   });
 
+  it("tells news with its action, and shows the same news once", () => {
+    const store = new ToastStore();
+    let opened = 0;
+    const id = store.news("Port 5173 (node) is listening", { label: "Open", run: () => opened++ });
+    expect(store.news("Port 5173 (node) is listening")).toBe(id);
+    const [toast] = store.snapshot();
+    expect(toast).toMatchObject({ kind: "news", message: "Port 5173 (node) is listening" });
+    toast?.action?.run();
+    expect(opened).toBe(1);
+  });
+
   it("stops notifying a listener that unsubscribed", () => {
     const store = new ToastStore();
     let notified = 0;

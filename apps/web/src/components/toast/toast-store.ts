@@ -1,8 +1,17 @@
-/** Error toasts: a small observable list, so code outside React (the query cache) can raise one. */
+/** Toasts: a small observable list, so code outside React (the query cache) can raise one. */
+
+/** A button on a toast (a port that opened offers "Open"); clicking it also dismisses the toast. */
+export interface ToastAction {
+  label: string;
+  run(): void;
+}
 
 export interface Toast {
   id: number;
+  /** An error says something failed; news says something happened. */
+  kind: "error" | "news";
   message: string;
+  action?: ToastAction;
 }
 
 /** A burst of failures must not cover the page: only the latest few stay. */
@@ -22,11 +31,20 @@ export class ToastStore {
 
   /** Raises an error toast; a message already on screen (a failing poll, say) is not repeated. */
   error(message: string): number {
-    const existing = this.toasts.find((toast) => toast.message === message);
+    return this.raise({ kind: "error", message });
+  }
+
+  /** Tells of something that happened (a port started listening), with an action to follow it up. */
+  news(message: string, action?: ToastAction): number {
+    return this.raise({ kind: "news", message, action });
+  }
+
+  private raise(toast: Omit<Toast, "id">): number {
+    const existing = this.toasts.find((shown) => shown.message === toast.message);
     if (existing) return existing.id;
-    const toast = { id: this.nextId++, message };
-    this.set([...this.toasts, toast].slice(-MAX_TOASTS));
-    return toast.id;
+    const raised = { id: this.nextId++, ...toast };
+    this.set([...this.toasts, raised].slice(-MAX_TOASTS));
+    return raised.id;
   }
 
   dismiss(id: number): void {

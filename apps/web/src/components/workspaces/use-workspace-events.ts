@@ -10,7 +10,7 @@ import { useToasts } from "../toast/Toasts";
 import { applyWorkspaceEvent } from "./workspace-events";
 
 /**
- * Keeps every cached view of workspaces (the list, each `get`) live from `workspace.events`.
+ * Keeps every cached view of workspaces (the list, each `get`, each one's ports) live from `workspace.events`.
  * The SSE link resumes from the last tracked id after a reconnect; when the service cannot
  * replay what was missed it sends `resync`, and everything is refetched.
  */
@@ -19,11 +19,22 @@ export function useWorkspaceEvents(): void {
   const queryClient = useQueryClient();
   const toasts = useToasts();
 
-  const refetchAll = () => queryClient.invalidateQueries({ queryKey: trpc.workspace.pathKey() });
+  const refetchAll = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.workspace.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.preview.list.pathKey() }),
+    ]);
 
   const apply = (event: WorkspaceEvent) => {
     if (event.type === "resync") {
       void refetchAll();
+      return;
+    }
+    if (event.type === "ports") {
+      // The whole list each time: the Ports panel (use-ports) shows it as it is.
+      queryClient.setQueryData(trpc.preview.list.queryKey({ workspaceId: event.workspaceId }), {
+        ports: event.ports,
+      });
       return;
     }
     queryClient.setQueryData(trpc.workspace.list.queryKey(), (list) => applyWorkspaceEvent(list, event));
