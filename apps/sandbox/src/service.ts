@@ -18,6 +18,9 @@ import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
 import { DaemonPool } from "./daemon/daemon-pool";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { type Db, openDatabase } from "./db/database";
+import { CredentialCalls } from "./git-credentials/credential-calls";
+import { GitCredentials } from "./git-credentials/git-credentials";
+import { loadSecretKey } from "./git-credentials/secret-key";
 import { createServer } from "./http/server";
 import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
@@ -44,6 +47,8 @@ export interface RunningService {
   collab: CollabService;
   /** The audit trail. */
   audit: AuditLog;
+  /** Each person's git tokens, and the one-shot ids of the calls whose git may ask for one. */
+  git: { credentials: GitCredentials; calls: CredentialCalls };
   /** The service's database (tests make accounts on it). */
   db: Db;
   close(): Promise<void>;
@@ -81,6 +86,8 @@ export async function startService(
   const uploads = new UploadStore(path.join(config.dataDir, "uploads"), config.imports.maxBytes);
   await uploads.init();
   const imports = new WorkspaceImporter(driver, uploads, { ...config.imports, allow: config.egressAllow });
+  const gitCredentials = new GitCredentials(db, await loadSecretKey(config.secretKey, config.dataDir));
+  const credentialCalls = new CredentialCalls(gitCredentials, config.egressAllow, log);
   const daemons: DaemonPool = new DaemonPool({
     driver,
     log,
@@ -91,6 +98,7 @@ export async function startService(
     },
     // Asked only once a caller needs a running workspace, long after `workspaces` exists.
     workspace: (id) => workspaces.get(id),
+    answer: (id) => ({ "credential.get": (ask) => credentialCalls.answer(id, ask) }),
   });
   const limits = new UserLimits(db, config.defaultLimits, {
     memoryMb: config.limits.memoryBytes / (1024 * 1024),
@@ -149,6 +157,7 @@ export async function startService(
     presence,
     talk,
     audit,
+    git: { credentials: gitCredentials, calls: credentialCalls },
     people: new UserAdmin({
       db,
       limits,
@@ -190,6 +199,7 @@ export async function startService(
     instanceId: cluster.instance.id,
     collab,
     audit,
+    git: { credentials: gitCredentials, calls: credentialCalls },
     db,
     async close() {
       await sweeper.stop();

@@ -6,6 +6,7 @@ export * from "./api-limits";
 export * from "./collab";
 export * from "./container-layout";
 export * from "./daemon";
+export * from "./daemon-requests";
 export * from "./files";
 export * from "./import";
 export * from "./lsp";

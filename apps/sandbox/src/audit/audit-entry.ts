@@ -32,6 +32,10 @@ export const AUDIT_ACTIONS = [
   "agent.turn",
   "agent.tool_call",
   "agent.approval",
+  "git.credential_set",
+  "git.credential_deleted",
+  "git.credential_bound",
+  "git.credential_unbound",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -13,6 +13,8 @@ import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
+import type { CredentialCalls } from "../git-credentials/credential-calls";
+import type { GitCredentials } from "../git-credentials/git-credentials";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
 import type { TalkService } from "../talk/talk-service";
@@ -48,6 +50,8 @@ export interface ServerDeps {
   talk: TalkService;
   /** The audit trail (audit/audit-log.ts). */
   audit: AuditLog;
+  /** Each person's git tokens, and the one-shot ids that let a call's git ask for them. */
+  git: { credentials: GitCredentials; calls: CredentialCalls };
   /** The administration of people and of every workspace (admins only). */
   people: UserAdmin;
   driver: WorkspaceDriver;
@@ -153,6 +157,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         calls,
         audit: deps.audit,
         client: clientOf(req),
+        gitCredentials: deps.git.credentials,
+        credentialCalls: deps.git.calls,
       };
     },
     onError({ error, path }) {

@@ -2,6 +2,7 @@ import { mergeRouters, router } from "./init";
 import { adminRouter, workspaceTransferRouter } from "./routers/admin";
 import { auditRouter } from "./routers/audit";
 import { filesRouter } from "./routers/files";
+import { gitCredentialRouter } from "./routers/git-credential";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
 import { profileRouter } from "./routers/profile";
@@ -28,6 +29,7 @@ export const appRouter = router({
   user: userRouter,
   admin: adminRouter,
   profile: profileRouter,
+  gitCredential: gitCredentialRouter,
 });
 
 export type AppRouter = typeof appRouter;
