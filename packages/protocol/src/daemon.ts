@@ -43,6 +43,8 @@ export const DaemonErrorCode = {
   Exists: -32006,
   /** A search pattern or glob that ripgrep refuses. */
   BadPattern: -32007,
+  /** Git refused or failed (nothing to commit, a rejected push, ...); the message is git's own. */
+  Git: -32008,
   Io: -32010,
 } as const;
 
