@@ -2,7 +2,9 @@ import type { Duplex } from "node:stream";
 import type { DaemonRequestParams, DaemonRequestResult } from "@coder/protocol";
 
 /** Asks the service for a login (the daemon→service request `credential.get`). */
-export type AskCredential = (ask: DaemonRequestParams<"credential.get">) => Promise<DaemonRequestResult<"credential.get">>;
+export type AskCredential = (
+  ask: DaemonRequestParams<"credential.get">,
+) => Promise<DaemonRequestResult<"credential.get">>;
 
 /** The login git gets for one call, and whom the daemon asks for it. */
 export interface GitCredentialSource {

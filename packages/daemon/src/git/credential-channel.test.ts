@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { DaemonRequestParams } from "@coder/protocol";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AskCredential } from "./credential-channel";
+import { runGit } from "./run-git";
+
+describe("git's credential helper in the daemon", () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+
+  function setup(answer: Awaited<ReturnType<AskCredential>>) {
+    const root = mkdtempSync(path.join(tmpdir(), "coder-cred-"));
+    roots.push(root);
+    const asked: DaemonRequestParams<"credential.get">[] = [];
+    const ask: AskCredential = async (request) => {
+      asked.push(request);
+      return answer;
+    };
+    // `git credential fill` asks the helpers exactly as git-remote-https does before a push.
+    const fill = (input: string, requestId: string | null = "call-1") =>
+      runGit(["credential", "fill"], { root, input, okCodes: [0, 128], credentials: { requestId, ask } });
+    return { asked, fill, root };
+  }
+
+  it("gives git the login the service answers, asked with the call's id and git's protocol and host", async () => {
+    const { asked, fill } = setup({ username: "alice", password: "s3cret" });
+    const run = await fill("protocol=https\nhost=example.test:8443\npath=org/repo.git\n\n");
+    expect(run.stdout).toContain("username=alice\npassword=s3cret\n");
+    expect(asked).toEqual([{ requestId: "call-1", protocol: "https", host: "example.test:8443" }]);
+  });
+
+  it("gives git nothing when the service gives nothing, and git then fails with its own message", async () => {
+    const { fill } = setup(null);
+    const run = await fill("protocol=https\nhost=example.test\n\n");
+    expect(run.code).toBe(128);
+    expect(run.stdout).not.toContain("password=");
+    expect(run.stderr).toMatch(/could not read Username|terminal prompts disabled/);
+  });
+
+  it("never lets a login with a line break add an attribute to git's answer", async () => {
+    const { fill } = setup({ username: "alice", password: "x\nurl=https://attacker.test/" });
+    const run = await fill("protocol=https\nhost=example.test\n\n");
+    expect(run.stdout).not.toContain("attacker.test");
+    expect(run.stdout).not.toContain("password=");
+  });
+
+  it("asks nothing of a repository's own helpers or askpass", async () => {
+    const { asked, fill, root } = setup({ username: "alice", password: "s3cret" });
+    await runGit(["init", "--quiet"], { root });
+    await runGit(["config", "credential.helper", `!touch ${root}/helper-ran; echo password=evil`], { root });
+    await runGit(["config", "core.askPass", `${root}/askpass`], { root });
+    const run = await fill("protocol=https\nhost=example.test\n\n");
+    expect(run.stdout).toContain("password=s3cret");
+    expect(run.stdout).not.toContain("evil");
+    expect(existsSync(path.join(root, "helper-ran"))).toBe(false);
+    expect(asked).toHaveLength(1);
+  });
+});
