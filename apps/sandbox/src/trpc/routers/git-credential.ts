@@ -4,6 +4,7 @@ import { MAX_CREDENTIAL_HOST_CHARS } from "../../git-credentials/credential-host
 import { ownerProcedure, router, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
 
+const ONE_LINE = /^[^\x00-\x1f\x7f]*$/;
 const host = z.string().min(1, "give the host").max(MAX_CREDENTIAL_HOST_CHARS);
 
 /**
@@ -17,8 +18,18 @@ export const gitCredentialRouter = router({
     .input(
       z.object({
         host,
-        username: z.string().trim().max(256).optional(),
-        token: z.string().min(1, "give the token").max(4096),
+        // git reads a login as lines: a line break or NUL in it would add attributes of its own.
+        username: z
+          .string()
+          .trim()
+          .max(256)
+          .regex(ONE_LINE, "give a user name without control characters")
+          .optional(),
+        token: z
+          .string()
+          .min(1, "give the token")
+          .max(4096)
+          .regex(ONE_LINE, "give the token without control characters"),
       }),
     )
     .mutation(async ({ ctx, input }) => {
