@@ -10,6 +10,8 @@ import {
 } from "@coder/protocol";
 import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
 import { fileMethods } from "./files";
+import { askThroughConnection } from "./git/credential-ask";
+import { listenForBoundCredentials } from "./git/credential-socket";
 import { type DaemonHandler, Dispatcher } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
 import { searchMethods } from "./search";
@@ -34,6 +36,8 @@ export interface DaemonServerOptions {
   watch?: boolean;
   /** Diagnostics; never stdout, which carries the protocol. */
   log?: (message: string) => void;
+  /** Where git in a terminal or the agent's bash asks for a bound login (containerLayout.gitCredentialSocket); unset: nowhere. */
+  gitCredentialSocket?: string;
 }
 
 export interface DaemonServer {
@@ -89,6 +93,15 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     }),
   } satisfies { [M in DaemonMethod]: DaemonHandler<M> };
   const dispatcher = new Dispatcher(daemonMethods, methods, log);
+  const askCredential = askThroughConnection(connection);
+  const credentialSocket = options.gitCredentialSocket
+    ? await listenForBoundCredentials(options.gitCredentialSocket, askCredential, log).catch(
+        (error: Error) => {
+          log(`git in terminals gets no bound login: ${error.message}`);
+          return undefined;
+        },
+      )
+    : undefined;
   connection.onRequest((method, params, token) => dispatcher.handle(method, params, token));
 
   let shutdown: Promise<void> | undefined;
@@ -100,6 +113,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     shutdown ??= (async () => {
       dispatcher.abortAll();
       batcher.dispose();
+      credentialSocket?.close();
       await watcher?.close();
       connection.dispose();
       markClosed();
