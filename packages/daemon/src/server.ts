@@ -10,8 +10,10 @@ import {
 } from "@coder/protocol";
 import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
 import { fileMethods } from "./files";
+import { gitMethods } from "./git";
 import { askThroughConnection } from "./git/credential-ask";
 import { listenForBoundCredentials } from "./git/credential-socket";
+import { watchRepository } from "./git/git-watch";
 import { type DaemonHandler, Dispatcher } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
 import { searchMethods } from "./search";
@@ -61,12 +63,16 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   const root = await realFolder(options.root);
   const log = options.log ?? logToStderr;
   const connection = connectStreams(options.input, options.output, log);
+  // git's logins come from the service, asked over this same connection (git/credential-*.ts).
+  const askCredential = askThroughConnection(connection);
   const notify = <N extends DaemonNotification>(method: N, params: DaemonNotifications[N]) =>
     connection.sendNotification(method, params).catch(() => log(`could not send ${method}`));
 
   const batcher = new ChangeBatcher((changes) => notify("fs.changed", { changes }));
   const watcher = options.watch === false ? undefined : watchWorkspace(root, (c) => batcher.push(c), log);
   const ready = watcher?.ready ?? Promise.resolve();
+  const repository =
+    options.watch === false ? undefined : watchRepository(root, () => notify("git.changed", {}), log);
 
   const methods = {
     // Answered once the watcher has scanned the workspace: a client that got its answer misses
@@ -82,6 +88,12 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       config: options.toolsConfig ?? {},
       sendMatches: (searchId, files) => notify("search.matches", { searchId, files }),
     }),
+    ...gitMethods({
+      root,
+      progress: (callId, line) => notify("git.progress", { callId, line }),
+      askCredential,
+      log,
+    }),
     ...toolMethods({
       root,
       runner: options.runner,
@@ -93,7 +105,6 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     }),
   } satisfies { [M in DaemonMethod]: DaemonHandler<M> };
   const dispatcher = new Dispatcher(daemonMethods, methods, log);
-  const askCredential = askThroughConnection(connection);
   const credentialSocket = options.gitCredentialSocket
     ? await listenForBoundCredentials(options.gitCredentialSocket, askCredential, log).catch(
         (error: Error) => {
@@ -115,6 +126,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       batcher.dispose();
       credentialSocket?.close();
       await watcher?.close();
+      await repository?.close();
       connection.dispose();
       markClosed();
     })();

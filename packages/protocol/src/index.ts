@@ -8,6 +8,7 @@ export * from "./container-layout";
 export * from "./daemon";
 export * from "./daemon-requests";
 export * from "./files";
+export * from "./git";
 export * from "./import";
 export * from "./lsp";
 export * from "./presence";
