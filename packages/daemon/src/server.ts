@@ -106,7 +106,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   } satisfies { [M in DaemonMethod]: DaemonHandler<M> };
   const dispatcher = new Dispatcher(daemonMethods, methods, log);
   const credentialSocket = options.gitCredentialSocket
-    ? await listenForBoundCredentials(options.gitCredentialSocket, askCredential, log).catch(
+    ? await listenForBoundCredentials(options.gitCredentialSocket, root, askCredential, log).catch(
         (error: Error) => {
           log(`git in terminals gets no bound login: ${error.message}`);
           return undefined;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Principal } from "../auth/principal";
 import { allowListOpens, type EgressAllowEntry } from "../net/egress-allow-list";
 import { type GitCredentialRequest, hostOfGitRequest } from "./credential-host";
 import type { GitCredentials, GitLogin } from "./git-credentials";
@@ -43,6 +44,25 @@ export class CredentialCalls {
     const requestId = randomBytes(24).toString("base64url");
     this.calls.set(requestId, { workspaceId, userId });
     return { requestId, close: () => this.calls.delete(requestId) };
+  }
+
+  /**
+   * Runs one call whose git may ask for the acting person's login (a fetch, pull or push): `run`
+   * gets the call's one-shot id to pass to the daemon (none for a guest, who keeps no tokens), and
+   * the id answers nothing once the call has ended.
+   */
+  async during<T>(
+    workspaceId: string,
+    person: Principal,
+    run: (requestId: string | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (person.kind !== "user") return run(undefined);
+    const call = this.open(workspaceId, person.userId);
+    try {
+      return await run(call.requestId);
+    } finally {
+      call.close();
+    }
   }
 
   /** The login for the daemon of `workspaceId` asking `ask`, or null. */

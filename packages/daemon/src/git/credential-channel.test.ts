@@ -48,6 +48,26 @@ describe("git's credential helper in the daemon", () => {
     expect(run.stdout).not.toContain("password=");
   });
 
+  it("keeps the login back when the repository's configuration would let someone in the middle read it", async () => {
+    const { fill, root } = setup({ username: "alice", password: "s3cret" });
+    await runGit(["init", "--quiet"], { root });
+    const settings = [
+      ["http.https://example.test.sslVerify", "false"],
+      ["http.sslVerify", "no"],
+      ["http.sslCAInfo", `${root}/attacker-ca.pem`],
+    ];
+    for (const [key, value] of settings) {
+      await runGit(["config", key as string, value as string], { root });
+      const run = await fill("protocol=https\nhost=example.test\n\n");
+      expect(run.stdout, key).not.toContain("s3cret");
+      await runGit(["config", "--unset", key as string], { root });
+    }
+    await runGit(["config", "http.proxy", "http://10.9.9.9:3128"], { root });
+    expect((await fill("protocol=http\nhost=10.1.2.3:8080\n\n")).stdout).not.toContain("s3cret");
+    // Through a proxy, https stays verified end to end.
+    expect((await fill("protocol=https\nhost=example.test\n\n")).stdout).toContain("password=s3cret");
+  });
+
   it("asks nothing of a repository's own helpers or askpass", async () => {
     const { asked, fill, root } = setup({ username: "alice", password: "s3cret" });
     await runGit(["init", "--quiet"], { root });

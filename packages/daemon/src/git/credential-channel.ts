@@ -1,5 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { DaemonRequestParams, DaemonRequestResult } from "@coder/protocol";
+import { type GitPlace, transportRefusal } from "./credential-transport";
 
 /** Asks the service for a login (the daemon→service request `credential.get`). */
 export type AskCredential = (
@@ -64,13 +65,15 @@ function answerLines(login: DaemonRequestResult<"credential.get">): string {
 
 /**
  * Serves our helper's requests on the daemon's end of descriptor 3 of one git process: each is
- * passed to the service with the call's id, and the service's answer goes back. Ends with git
+ * passed to the service with the call's id, and the service's answer goes back unless the
+ * repository's configuration would send it somewhere unverified (credential-transport.ts). Ends with git
  * (the caller destroys the socket when git exits); a request too large, malformed or one too many
  * ends it early.
  */
 export function serveCredentials(
   socket: Duplex,
   source: GitCredentialSource,
+  place: GitPlace,
   log: (message: string) => void,
 ): void {
   let pending = "";
@@ -94,6 +97,12 @@ export function serveCredentials(
     let login: DaemonRequestResult<"credential.get"> = null;
     try {
       login = await source.ask({ requestId: source.requestId, ...request });
+      // Asked after the service, so the log says why a login it gave was kept back.
+      const refusal = login ? await transportRefusal(place, request) : undefined;
+      if (refusal) {
+        log(`kept the login for ${request.host.slice(0, 200)} from git: ${refusal}`);
+        login = null;
+      }
     } catch (error) {
       log(`the service gave no login: ${(error as Error).message}`);
     }

@@ -15,6 +15,7 @@ const MAX_CONNECTIONS = 8;
  */
 export async function listenForBoundCredentials(
   socketPath: string,
+  root: string,
   ask: AskCredential,
   log: (message: string) => void,
 ): Promise<Server> {
@@ -24,7 +25,8 @@ export async function listenForBoundCredentials(
   await rm(socketPath, { force: true });
   const server = createServer((socket) => {
     socket.setTimeout(30_000, () => socket.destroy());
-    serveCredentials(socket, { requestId: null, ask }, log);
+    // The configuration checked is the workspace repository's: a terminal's git elsewhere may differ.
+    serveCredentials(socket, { requestId: null, ask }, { root, env: process.env }, log);
   });
   server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {

@@ -190,8 +190,9 @@ function spawnGit(args: readonly string[], options: RunGitOptions, env: NodeJS.P
       detached: true,
     });
     const channel = child.stdio[3] as Duplex | null | undefined;
-    if (options.credentials && channel)
-      serveCredentials(channel, options.credentials, options.log ?? (() => {}));
+    if (options.credentials && channel) {
+      serveCredentials(channel, options.credentials, { root: options.root, env }, options.log ?? (() => {}));
+    }
     // Once git is gone nothing more is answered, even if something it started kept the descriptor.
     child.once("exit", () => channel?.destroy());
     const out: Buffer[] = [];
