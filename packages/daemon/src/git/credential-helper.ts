@@ -39,7 +39,8 @@ export async function runCredentialHelper(
     socket.on("connect", () => socket.write(request));
     socket.on("data", (chunk: string) => {
       text += chunk;
-      if (text.includes("\n\n") || text.length > MAX_ANSWER_CHARS) socket.end();
+      // The answer ends with a blank line; "no login" is that line alone.
+      if (/(^|\n)\n/.test(text) || text.length > MAX_ANSWER_CHARS) socket.end();
     });
     socket.on("close", () => resolve(text));
     socket.on("error", () => resolve(""));
