@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "../auth/principal";
 import { type GitServer, startGitServer } from "../imports/testing/git-server";
 import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { type LoginTrap, startLoginTrap } from "./testing/login-trap";
@@ -36,16 +35,8 @@ describe("git credentials the workspace never holds", () => {
       "-q",
       ...args,
     );
-  /** A push started from the panel: git runs with the acting person's one-shot call id. */
-  const panelPush = (remote = "origin") =>
-    t.service.git.calls.during(workspaceId, owner, (credentialRequestId) =>
-      t.service.daemons.connection(workspaceId).request("git.push", {
-        remote,
-        branch: "main",
-        callId: `push-${Math.random()}`,
-        ...(credentialRequestId ? { credentialRequestId } : {}),
-      }),
-    );
+  /** A push from the Source Control panel, as its owner: `git.push`. */
+  const panelPush = (remote = "origin") => t.api.git.push.mutate({ workspaceId, remote, branch: "main" });
   const serverHead = () =>
     execFileSync("git", [
       "--git-dir",

@@ -13,7 +13,7 @@ const git = (...args: string[]) =>
   }).toString();
 const write = (name: string, content: string) => writeFileSync(path.join(d.root, name), content);
 const lines = (n: number, change?: Record<number, string>) =>
-  Array.from({ length: n }, (_, i) => change?.[i] ?? `line ${i}`).join("\n") + "\n";
+  `${Array.from({ length: n }, (_, i) => change?.[i] ?? `line ${i}`).join("\n")}\n`;
 const author = { name: "Ada Lovelace", email: "ada@example.test" };
 
 beforeEach(async () => {

@@ -135,7 +135,10 @@ function baseEnv(root: string): NodeJS.ProcessEnv {
     GIT_EDITOR: "true",
     GIT_SEQUENCE_EDITOR: "true",
     GIT_PAGER: "cat",
+    // status never rewrites the index: that would wake the git watcher, and every panel, again.
     GIT_OPTIONAL_LOCKS: "0",
+    // A path is a name, never a pattern (`*.txt` stages the file of that name).
+    GIT_LITERAL_PATHSPECS: "1",
   };
 }
 

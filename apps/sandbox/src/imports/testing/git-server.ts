@@ -19,8 +19,6 @@ export interface GitServer {
   silentUrl: string;
   /** The password /private.git wants (any user name); with it, pushes to /private.git are taken. */
   token: string;
-  /** Every Authorization header the server received, in order. */
-  authorizations: string[];
   /** The folder of the bare repositories. */
   root: string;
   close(): Promise<void>;
@@ -164,9 +162,7 @@ export async function startGitServer(setup: (root: string) => void = () => undef
   setup(root);
   const token = `tok-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const address = hostAddress();
-  const authorizations: string[] = [];
   const server = http.createServer((req, res) => {
-    if (req.headers.authorization) authorizations.push(req.headers.authorization);
     const slow = (req.url ?? "").startsWith("/slow/");
     if (slow) req.url = (req.url ?? "/").slice("/slow".length);
     const url = new URL(req.url ?? "/", "http://x");
@@ -201,7 +197,6 @@ export async function startGitServer(setup: (root: string) => void = () => undef
     allow: `${address}/32:${port},${address}/32:${silentPort}`,
     silentUrl: `http://${address}:${silentPort}/public.git`,
     token,
-    authorizations,
     root,
     async close() {
       for (const socket of held) socket.destroy();
