@@ -6,13 +6,6 @@ import { type GitServer, startGitServer } from "../imports/testing/git-server";
 import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { type LoginTrap, startLoginTrap } from "./testing/login-trap";
 
-const owner: Principal = {
-  kind: "user",
-  sessionId: "s",
-  userId: "first-admin",
-  name: "Owner",
-  siteRole: "admin",
-};
 const TRAP_TOKEN = "ghp_onlyForExampleTest0123456789abcdef";
 
 describe("git credentials the workspace never holds", () => {
