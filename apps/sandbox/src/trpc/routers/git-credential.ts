@@ -4,7 +4,7 @@ import { MAX_CREDENTIAL_HOST_CHARS } from "../../git-credentials/credential-host
 import { ownerProcedure, router, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
 
-const ONE_LINE = /^[^\x00-\x1f\x7f]*$/;
+const ONE_LINE = /^\P{Cc}*$/u;
 const host = z.string().min(1, "give the host").max(MAX_CREDENTIAL_HOST_CHARS);
 
 /**
