@@ -98,7 +98,7 @@ export async function startService(
     },
     // Asked only once a caller needs a running workspace, long after `workspaces` exists.
     workspace: (id) => workspaces.get(id),
-    answer: (id) => ({ "credential.get": (ask) => credentialCalls.answer(id, ask) }),
+    answer: (id) => ({ "credential.get": credentialCalls.answererFor(id) }),
   });
   const limits = new UserLimits(db, config.defaultLimits, {
     memoryMb: config.limits.memoryBytes / (1024 * 1024),

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Db } from "../db/database";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
 import { egressAllowSchema } from "../net/egress-allow-list";
-import { CredentialCalls } from "./credential-calls";
+import { ASKS_PER_MINUTE, CredentialCalls } from "./credential-calls";
 import { GitCredentials } from "./git-credentials";
 
 const TOKEN = "ghp_thisIsTheSecretToken0123456789";
@@ -101,6 +101,21 @@ describe.each(DIALECTS)("git credentials on %s", (dialect) => {
       calls.answer("w-alice", { requestId: alices.requestId, protocol: "http", host });
     expect(await http("10.1.2.3:8080")).toEqual({ username: "x-access-token", password: TOKEN });
     expect(await http("10.9.9.9:8080")).toBeNull();
+  });
+
+  it("answers a workspace that asks in a loop nothing past its share a minute, and logs that once", async () => {
+    const { credentials, calls, logged } = await open();
+    await credentials.set("alice", { host: "example.test", token: TOKEN });
+    await credentials.bind("w-alice", "alice", "example.test");
+    const answer = calls.answererFor("w-alice");
+    const ask = () => answer({ requestId: null, protocol: "https", host: "example.test" });
+    for (let i = 0; i < ASKS_PER_MINUTE; i++) expect(await ask()).not.toBeNull();
+    for (let i = 0; i < 50; i++) expect(await ask()).toBeNull();
+    expect(logged.filter((line) => line.includes("asks too often"))).toHaveLength(1);
+    // Another workspace's daemon has its own share.
+    expect(
+      await calls.answererFor("w-other")({ requestId: null, protocol: "https", host: "x.test" }),
+    ).toBeNull();
   });
 
   it("gives git in a terminal the owner's token only for a host the owner bound, while they own the workspace", async () => {

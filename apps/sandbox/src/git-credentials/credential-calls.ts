@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "../auth/principal";
+import { BoundedLineLog, type LineLogLimits } from "../container-streams/bounded-line-log";
 import { allowListOpens, type EgressAllowEntry } from "../net/egress-allow-list";
 import { type GitCredentialRequest, hostOfGitRequest } from "./credential-host";
 import type { GitCredentials, GitLogin } from "./git-credentials";
@@ -16,6 +17,11 @@ export interface CredentialCall {
   /** Ends the call: its id answers nothing any more. */
   close(): void;
 }
+
+/** git asks once per fetch, pull or push; more than this a minute from one workspace is refused unread. */
+export const ASKS_PER_MINUTE = 60;
+/** What a workspace's refused asks may write to the service log. */
+const REFUSAL_LOG_LIMITS: LineLogLimits = { maxLineBytes: 512, burst: 10, perSecond: 0.5, total: 10_000 };
 
 interface OpenCall {
   workspaceId: string;
@@ -65,11 +71,43 @@ export class CredentialCalls {
     }
   }
 
+  /**
+   * How the service answers one workspace's daemon (made with its connection): at most
+   * ASKS_PER_MINUTE asks a minute, its refusals logged within bounds, so a workspace that asks in
+   * a loop (any of its processes can, through a bound host's helper) costs neither the database
+   * nor the log.
+   */
+  answererFor(workspaceId: string): (ask: CredentialAsk) => Promise<GitLogin | null> {
+    const refusals = new BoundedLineLog(this.log, REFUSAL_LOG_LIMITS);
+    const logRefusal = (line: string) => refusals.write(Buffer.from(`${line}\n`));
+    let windowStart = 0;
+    let asked = 0;
+    return async (ask) => {
+      const now = Date.now();
+      if (now - windowStart >= 60_000) {
+        windowStart = now;
+        asked = 0;
+      }
+      asked += 1;
+      if (asked > ASKS_PER_MINUTE) {
+        if (asked === ASKS_PER_MINUTE + 1) {
+          logRefusal(`[git credentials] workspace ${workspaceId}: asks too often; no logins this minute`);
+        }
+        return null;
+      }
+      return this.answer(workspaceId, ask, logRefusal);
+    };
+  }
+
   /** The login for the daemon of `workspaceId` asking `ask`, or null. */
-  async answer(workspaceId: string, ask: CredentialAsk): Promise<GitLogin | null> {
+  async answer(
+    workspaceId: string,
+    ask: CredentialAsk,
+    log: (line: string) => void = this.log,
+  ): Promise<GitLogin | null> {
     const target = hostOfGitRequest(ask);
     const refuse = (why: string) => {
-      this.log(
+      log(
         `[git credentials] workspace ${workspaceId}: no login for ${target?.host ?? "an unusable host"}: ${why}`,
       );
       return null;
