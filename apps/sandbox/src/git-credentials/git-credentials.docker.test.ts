@@ -63,7 +63,7 @@ describe("git credentials the workspace never holds", () => {
     await server?.close();
   });
 
-  it("pushes from the panel with the acting person's token for that host; without one or with a wrong one, git says why", async () => {
+  it("pushes, fetches and pulls from the panel with the acting person's token for that host; without one or with a wrong one, git says why", async () => {
     await commit("--allow-empty", "-m", "from the workspace");
     await expect(panelPush()).rejects.toThrow(/could not read Username|terminal prompts disabled/);
     await t.api.gitCredential.set.mutate({ host, token: "not-the-token" });
@@ -72,6 +72,9 @@ describe("git credentials the workspace never holds", () => {
     await t.api.gitCredential.set.mutate({ host, token: server.token });
     await panelPush();
     expect(serverHead()).toBe("from the workspace");
+    // Fetch and pull go the same way (the repository wants the token to be read too).
+    await t.api.git.fetch.mutate({ workspaceId });
+    await t.api.git.pull.mutate({ workspaceId });
   });
 
   it("keeps the token out of the workspace's files, every process's environment and command line during a slow push, the log, the database and every answer", async () => {
