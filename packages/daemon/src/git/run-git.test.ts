@@ -54,6 +54,15 @@ describe("runGit", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("switches off a filter the repository's config gains between two calls", async () => {
+    await runGit(["status"], { root });
+    git("config", "filter.late.clean", leaveMarker());
+    writeFileSync(path.join(root, ".gitattributes"), "* filter=late\n");
+    writeFileSync(path.join(root, "b.txt"), "b\n");
+    await runGit(["add", "-A"], { root });
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("answers git's own message when git refuses", async () => {
     const failure = await runGit(["commit", "-m", "nothing"], { root }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: DaemonErrorCode.Git });

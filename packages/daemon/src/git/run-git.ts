@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { DaemonErrorCode } from "@coder/protocol";
@@ -86,13 +87,42 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The last scan, by the exact bytes of the repository's config it was made from. */
+let lastScan: { root: string; text: Buffer; overrides: Record<string, string> } | undefined;
+
+/**
+ * The repository's configuration when it is the only source of settings (system and global are
+ * off): `.git` a folder, its `config` naming no other file (include, includeIf, a worktree's
+ * config). Undefined otherwise, and then git is asked every time.
+ */
+async function soleConfigText(root: string): Promise<Buffer | undefined> {
+  try {
+    const gitDir = path.join(root, ".git");
+    if (!(await lstat(gitDir)).isDirectory()) return undefined;
+    // Bytes, not text: two configs that differ only in invalid UTF-8 must not look alike.
+    const text = await readFile(path.join(gitDir, "config"));
+    return /include|worktreeconfig/i.test(text.toString("latin1")) ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The scan's overrides; the same config text as last time gives the same drivers without asking git. */
+async function driverOverrides(root: string, signal?: AbortSignal): Promise<Record<string, string>> {
+  const text = await soleConfigText(root);
+  if (text !== undefined && lastScan?.root === root && lastScan.text.equals(text)) return lastScan.overrides;
+  const overrides = await scanDrivers(root, signal);
+  lastScan = text === undefined ? undefined : { root, text, overrides };
+  return overrides;
+}
+
 /**
  * Settings that switch off the programs a repository's configuration names for its filters, merge
  * drivers and diff drivers (`filter.<x>.clean`, `merge.<x>.driver`, ...): git would run them when
  * `.gitattributes` asks. An empty command is no filter; an empty merge driver fails the merge.
  * They go as GIT_CONFIG_KEY_n/VALUE_n, which carry any driver name (`-c` splits at the first `=`).
  */
-async function driverOverrides(root: string, signal?: AbortSignal): Promise<Record<string, string>> {
+async function scanDrivers(root: string, signal?: AbortSignal): Promise<Record<string, string>> {
   const listed = await spawnGit(
     ["config", "-z", "--name-only", "--get-regexp", "^(filter|merge|diff)\\..+\\."],
     { root, signal, okCodes: [0, 1] },
