@@ -27,6 +27,7 @@ describe("the agent's git push", () => {
       "git send-pack https://example.test/repo.git main",
       "git rebase -x 'git push' main",
       "git submodule foreach 'git push'",
+      "printf 'protocol=https\\nhost=example.test\\n' | git credential fill",
     ]) {
       const decision = await decide(rules(), bash(line));
       expect(decision.action, line).toBe("ask");
