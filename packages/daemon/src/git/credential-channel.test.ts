@@ -41,6 +41,30 @@ describe("git's credential helper in the daemon", () => {
     expect(run.stderr).toMatch(/could not read Username|terminal prompts disabled/);
   });
 
+  it("answers one call's git only for the first host it asks about, whoever else holds the descriptor", async () => {
+    const { asked, root } = setup({ username: "alice", password: "s3cret" });
+    const ask: AskCredential = async (request) => {
+      asked.push(request);
+      return { username: "alice", password: "s3cret" };
+    };
+    // Two helpers in one git process tree: git's own for the remote, then another for a second host.
+    const script = [
+      "printf 'protocol=https\\nhost=example.test\\n\\n' | git credential fill",
+      "printf 'protocol=https\\nhost=github.com\\n\\n' | git credential fill",
+      "printf 'protocol=https\\nhost=example.test\\n\\n' | git credential fill",
+    ].join("; echo ==; ");
+    const run = await runGit(["-c", `alias.both=!${script}`, "both"], {
+      root,
+      okCodes: [0, 128],
+      credentials: { requestId: "call-1", ask },
+    });
+    const [first, second, third] = run.stdout.split("==\n");
+    expect(first).toContain("password=s3cret");
+    expect(second ?? "").not.toContain("password=");
+    expect(third).toContain("password=s3cret");
+    expect(asked.map((a) => a.host)).toEqual(["example.test", "example.test"]);
+  });
+
   it("never lets a login with a line break add an attribute to git's answer", async () => {
     const { fill } = setup({ username: "alice", password: "x\nurl=https://attacker.test/" });
     const run = await fill("protocol=https\nhost=example.test\n\n");

@@ -79,6 +79,9 @@ export function serveCredentials(
   let pending = "";
   let served = 0;
   let busy = false;
+  // The first host asked for is the remote's: a program started inside git's process tree later
+  // (a merge's gpg, say) that holds descriptor 3 too gets nothing for any other host.
+  let lockedTo: string | undefined;
   socket.setEncoding("utf8");
   socket.on("error", () => undefined);
   const next = async () => {
@@ -91,6 +94,14 @@ export function serveCredentials(
     if (!request || served > MAX_REQUESTS) {
       log("git's credential helper sent a malformed request or too many; no login given");
       socket.destroy();
+      return;
+    }
+    const target = `${request.protocol}://${request.host}`;
+    lockedTo ??= target;
+    if (target !== lockedTo) {
+      log(`git of one call asked for a second host (${request.host.slice(0, 200)}); no login given`);
+      socket.write("\n");
+      void next();
       return;
     }
     busy = true;
