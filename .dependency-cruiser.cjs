@@ -18,7 +18,7 @@ const FLOORS = [
   ["channels", ["lsp/", "terminal/"]],
   ["workspace access", ["imports/", "daemon/", "create-driver\\.ts$"]],
   ["the Docker driver", ["docker/"]],
-  ["people", ["sockets/", "auth/", "cluster/", "audit/"]],
+  ["people", ["sockets/", "auth/", "cluster/", "audit/", "git-credentials/"]],
   ["storage and configuration", ["db/", "config\\.ts$", "config/"]],
   ["ground", ["errors/", "container-streams/", "driver/", "net/", "events/"]],
 ].map(([name, paths]) => [name, paths.map((p) => `${SANDBOX}${p}`)]);

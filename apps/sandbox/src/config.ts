@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defaultLimitsSchema, type Limits } from "./config/limits";
 import { type OidcConfig, oidcConfig, oidcEnv, requireCompleteOidc } from "./config/oidc-config";
 import { previewEnv } from "./config/preview-config";
+import { secretKeySchema } from "./config/secret-key";
 import { type EgressAllowEntry, egressAllowSchema } from "./net/egress-allow-list";
 
 /** true/false, 1/0, yes/no, on/off in any case; anything else stops the start with the variable's name. */
@@ -75,6 +76,8 @@ const envSchema = z
     CODER_IDLE_STOP_SECONDS: z.coerce.number().int().min(0).default(1800),
     CODER_SECURE_COOKIES: bool.default(false),
     /** How long the audit trail keeps an entry (audit/retention-purge.ts), in days. */
+    /** Seals git credentials at rest; unset: a key made into the data folder at first start. */
+    CODER_SECRET_KEY: secretKeySchema.optional(),
     CODER_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
     /** The most a git import or an upload may bring in (the archive, and what it unpacks to), in MB. */
     CODER_IMPORT_MAX_MB: z.coerce.number().int().min(1).default(1024),
@@ -174,6 +177,8 @@ export type Config = {
   secureCookies: boolean;
   /** Days an audit entry is kept. */
   auditRetentionDays: number;
+  /** CODER_SECRET_KEY (256 bits), when set; otherwise the data folder's own key is used. */
+  secretKey?: Buffer;
   egressAllow: readonly EgressAllowEntry[];
   /** Bounds of one import: what it may bring in, and how long it may take. */
   imports: { maxBytes: number; timeoutMs: number };
@@ -235,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idleStopSeconds: e.CODER_IDLE_STOP_SECONDS,
     secureCookies: e.CODER_SECURE_COOKIES,
     auditRetentionDays: e.CODER_AUDIT_RETENTION_DAYS,
+    ...(e.CODER_SECRET_KEY ? { secretKey: e.CODER_SECRET_KEY } : {}),
     egressAllow: e.CODER_EGRESS_ALLOW,
     imports: { maxBytes: e.CODER_IMPORT_MAX_MB * 1024 * 1024, timeoutMs: e.CODER_IMPORT_TIMEOUT_S * 1000 },
     lspServers: e.CODER_LSP_SERVERS,

@@ -20,6 +20,9 @@ import { DaemonPool } from "./daemon/daemon-pool";
 import { PortStreams } from "./daemon/port-streams";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { type Db, openDatabase } from "./db/database";
+import { CredentialCalls } from "./git-credentials/credential-calls";
+import { GitCredentials } from "./git-credentials/git-credentials";
+import { loadSecretKey } from "./git-credentials/secret-key";
 import { createServer } from "./http/server";
 import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
@@ -54,6 +57,8 @@ export interface RunningService {
   collab: CollabService;
   /** The audit trail. */
   audit: AuditLog;
+  /** Each person's git tokens, and the one-shot ids of the calls whose git may ask for one. */
+  git: { credentials: GitCredentials; calls: CredentialCalls };
   /** The service's database (tests make accounts on it). */
   db: Db;
   close(): Promise<void>;
@@ -91,6 +96,8 @@ export async function startService(
   const uploads = new UploadStore(path.join(config.dataDir, "uploads"), config.imports.maxBytes);
   await uploads.init();
   const imports = new WorkspaceImporter(driver, uploads, { ...config.imports, allow: config.egressAllow });
+  const gitCredentials = new GitCredentials(db, await loadSecretKey(config.secretKey, config.dataDir));
+  const credentialCalls = new CredentialCalls(gitCredentials, config.egressAllow, log);
   const daemons: DaemonPool = new DaemonPool({
     driver,
     log,
@@ -101,6 +108,7 @@ export async function startService(
     },
     // Asked only once a caller needs a running workspace, long after `workspaces` exists.
     workspace: (id) => workspaces.get(id),
+    answer: (id) => ({ "credential.get": credentialCalls.answererFor(id) }),
   });
   const limits = new UserLimits(db, config.defaultLimits, {
     memoryMb: config.limits.memoryBytes / (1024 * 1024),
@@ -194,6 +202,7 @@ export async function startService(
     previewProxy,
     previewDomain: config.previewDomain,
     previewFrames: () => previewOrigins.framePattern(),
+    git: { credentials: gitCredentials, calls: credentialCalls },
     people: new UserAdmin({
       db,
       limits,
@@ -237,6 +246,7 @@ export async function startService(
     instanceId: cluster.instance.id,
     collab,
     audit,
+    git: { credentials: gitCredentials, calls: credentialCalls },
     db,
     async close() {
       await sweeper.stop();

@@ -2,8 +2,10 @@
 // service through `docker exec -i`. It speaks JSON-RPC on stdin/stdout and exits when stdin ends.
 import { Console } from "node:console";
 import path from "node:path";
+import { containerLayout } from "@coder/protocol";
 import { checkServers, createDefaultRegistry, stopLspServers } from "@coder/tools";
 import { parseDaemonArgs, USAGE, UsageError } from "./args";
+import { runCredentialHelper } from "./git/credential-helper";
 import { createDaemonServer } from "./server";
 
 const log = (message: string) => process.stderr.write(`[coder-daemon] ${message}\n`);
@@ -16,6 +18,16 @@ process.on("unhandledRejection", (reason) => {
 });
 
 async function main(): Promise<number> {
+  // git's credential helper of a terminal or the agent's bash (the image's /etc/gitconfig).
+  if (process.argv[2] === "git-credential") {
+    await runCredentialHelper(
+      process.argv[3],
+      containerLayout.gitCredentialSocket,
+      process.stdin,
+      process.stdout,
+    );
+    return 0;
+  }
   let args: ReturnType<typeof parseDaemonArgs>;
   try {
     args = parseDaemonArgs(process.argv.slice(2), process.cwd());
@@ -34,6 +46,7 @@ async function main(): Promise<number> {
     spillDir: args.spillDir,
     ...(args.snapshotDir ? { snapshotDir: args.snapshotDir } : {}),
     toolsConfig,
+    gitCredentialSocket: containerLayout.gitCredentialSocket,
     log,
   });
   log(`serving ${server.root} (pid ${process.pid})`);

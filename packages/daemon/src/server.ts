@@ -11,6 +11,8 @@ import {
 import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
 import { fileMethods } from "./files";
 import { gitMethods } from "./git";
+import { askThroughConnection } from "./git/credential-ask";
+import { listenForBoundCredentials } from "./git/credential-socket";
 import { watchRepository } from "./git/git-watch";
 import { watchPorts } from "./ports/port-watcher";
 import { type DaemonHandler, Dispatcher } from "./rpc/dispatch";
@@ -39,6 +41,8 @@ export interface DaemonServerOptions {
   watchPorts?: boolean;
   /** Diagnostics; never stdout, which carries the protocol. */
   log?: (message: string) => void;
+  /** Where git in a terminal or the agent's bash asks for a bound login (containerLayout.gitCredentialSocket); unset: nowhere. */
+  gitCredentialSocket?: string;
 }
 
 export interface DaemonServer {
@@ -62,6 +66,8 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   const root = await realFolder(options.root);
   const log = options.log ?? logToStderr;
   const connection = connectStreams(options.input, options.output, log);
+  // git's logins come from the service, asked over this same connection (git/credential-*.ts).
+  const askCredential = askThroughConnection(connection);
   const notify = <N extends DaemonNotification>(method: N, params: DaemonNotifications[N]) =>
     connection.sendNotification(method, params).catch(() => log(`could not send ${method}`));
 
@@ -91,7 +97,12 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       config: options.toolsConfig ?? {},
       sendMatches: (searchId, files) => notify("search.matches", { searchId, files }),
     }),
-    ...gitMethods({ root, progress: (callId, line) => notify("git.progress", { callId, line }) }),
+    ...gitMethods({
+      root,
+      progress: (callId, line) => notify("git.progress", { callId, line }),
+      askCredential,
+      log,
+    }),
     ...toolMethods({
       root,
       runner: options.runner,
@@ -104,6 +115,14 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
     "ports.list": async () => ({ ports: await ports.list() }),
   } satisfies { [M in DaemonMethod]: DaemonHandler<M> };
   const dispatcher = new Dispatcher(daemonMethods, methods, log);
+  const credentialSocket = options.gitCredentialSocket
+    ? await listenForBoundCredentials(options.gitCredentialSocket, root, askCredential, log).catch(
+        (error: Error) => {
+          log(`git in terminals gets no bound login: ${error.message}`);
+          return undefined;
+        },
+      )
+    : undefined;
   connection.onRequest((method, params, token) => dispatcher.handle(method, params, token));
 
   let shutdown: Promise<void> | undefined;
@@ -116,6 +135,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       dispatcher.abortAll();
       batcher.dispose();
       ports.close();
+      credentialSocket?.close();
       await watcher?.close();
       await repository?.close();
       connection.dispose();

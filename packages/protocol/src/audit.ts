@@ -35,6 +35,10 @@ export const AUDIT_ACTIONS = [
   "git.checked_out",
   "preview.opened",
   "preview.visibility_changed",
+  "git.credential_set",
+  "git.credential_deleted",
+  "git.credential_bound",
+  "git.credential_unbound",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -20,4 +20,11 @@ describe("the container layout", () => {
     expect(dockerfile).toMatch(new RegExp(`^COPY daemon\\.mjs ${daemonScript}$`, "m"));
     expect(containerLayout.snapshotDir.startsWith(`${stateDir}/`)).toBe(true);
   });
+
+  it("names the daemon's git credential helper in the image's system git configuration", () => {
+    const { daemonNode, daemonScript, gitCredentialSocket } = containerLayout;
+    expect(dockerfile).toContain(`credential.helper '!${daemonNode} ${daemonScript} git-credential'`);
+    // Under /tmp, a tmpfs every workspace has, in a folder of its own for the 0700 mode.
+    expect(gitCredentialSocket).toMatch(/^\/tmp\/[^/]+\/[^/]+\.sock$/);
+  });
 });

@@ -24,4 +24,10 @@ export const containerLayout = {
   daemonNode: "/opt/coder/node",
   /** The daemon's bundle. */
   daemonScript: "/opt/coder/daemon.mjs",
+  /**
+   * Where the daemon answers git run in a terminal or by the agent for a login (only the hosts the
+   * owner bound): a socket in a folder of the user's alone. The image's /etc/gitconfig names the
+   * helper that asks there (`daemon.mjs git-credential`).
+   */
+  gitCredentialSocket: "/tmp/coder-git/credential.sock",
 } as const;

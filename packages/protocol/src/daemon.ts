@@ -122,6 +122,8 @@ const gitRemoteParams = z.object({
   setUpstream: z.boolean().default(false),
   /** Names the call in its `git.progress` notifications. */
   callId,
+  /** The service's one-shot id of this call, with which git's credential helper asks for a login. */
+  credentialRequestId: z.string().min(1).max(64).optional(),
 });
 
 /**

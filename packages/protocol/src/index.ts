@@ -7,6 +7,7 @@ export * from "./audit";
 export * from "./collab";
 export * from "./container-layout";
 export * from "./daemon";
+export * from "./daemon-requests";
 export * from "./files";
 export * from "./git";
 export * from "./import";

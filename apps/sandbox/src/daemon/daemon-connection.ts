@@ -4,10 +4,14 @@ import {
   type DaemonMethod,
   type DaemonNotification,
   type DaemonNotifications,
+  type DaemonRequest,
+  type DaemonRequestParams,
+  type DaemonRequestResult,
   type DaemonRequests,
   DEFAULT_LSP_SERVERS,
   daemonMethods,
   daemonNotifications,
+  daemonRequests,
   type LspServerConfig,
   writeOncePerTick,
 } from "@coder/protocol";
@@ -92,6 +96,13 @@ export class DaemonUnavailableError extends ServiceError {
 export type DaemonListeners = { [N in DaemonNotification]: (params: DaemonNotifications[N]) => void } & {
   /** A notification the contract refused (already logged), for listeners that must know one was lost. */
   refused?: (method: DaemonNotification) => void;
+  /** Who answers what the daemon asks (packages/protocol daemonRequests); unanswered: refused. */
+  answer?: DaemonAnswerers;
+};
+
+/** The service's answer to each request a daemon may make of it. */
+export type DaemonAnswerers = {
+  [R in DaemonRequest]: (params: DaemonRequestParams<R>) => Promise<DaemonRequestResult<R>>;
 };
 
 /** How a workspace's daemon is started and how long it may take to answer. */
@@ -257,6 +268,27 @@ export class DaemonConnection {
         if (checked.ok) return listener(checked.value);
         refusals.write(Buffer.from(`refused a malformed ${method} notification (${checked.why})\n`));
         this.listeners.refused?.(method);
+      });
+    }
+    const answer = this.listeners.answer;
+    for (const method of Object.keys(daemonRequests) as DaemonRequest[]) {
+      const refusals = new BoundedLineLog(
+        (line) => this.log(`${tag} ${line}`),
+        REFUSED_NOTIFICATION_LOG_LIMITS,
+      );
+      conn.onRequest(method, async (params: unknown) => {
+        const checked = checkAgainst(daemonRequests[method].params, params);
+        if (!checked.ok) {
+          refusals.write(Buffer.from(`refused a malformed ${method} request (${checked.why})\n`));
+          return new ResponseError(ErrorCodes.InvalidParams, `${method}: malformed`);
+        }
+        if (!answer) return new ResponseError(ErrorCodes.MethodNotFound, `the service answers no ${method}`);
+        try {
+          return await answer[method](checked.value);
+        } catch (err) {
+          this.log(`${tag} could not answer ${method}: ${(err as Error).message}`);
+          return new ResponseError(ErrorCodes.InternalError, `the service could not answer ${method}`);
+        }
       });
     }
   }

@@ -3,7 +3,12 @@ import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { ServiceError } from "../errors/service-error";
 import { Feed } from "../events/feed";
 import { CallListeners } from "./call-listeners";
-import { DaemonConnection, type DaemonOptions, DaemonUnavailableError } from "./daemon-connection";
+import {
+  type DaemonAnswerers,
+  DaemonConnection,
+  type DaemonOptions,
+  DaemonUnavailableError,
+} from "./daemon-connection";
 
 /** A batch of a search's matches, or word that the daemon sent one the contract refused. */
 export type SearchMatchesBatch = FileMatches[] | { malformed: true };
@@ -25,6 +30,8 @@ export interface DaemonPoolDeps {
   /** How a workspace's daemon is started (daemon-connection.ts daemonCommand) and its timeouts. */
   options: DaemonOptions;
   workspace: WorkspaceLookup;
+  /** Answers what each workspace's daemon asks (a login for git: git-credentials/), given the workspace. */
+  answer?: (workspaceId: string) => DaemonAnswerers;
 }
 
 /**
@@ -63,6 +70,7 @@ export class DaemonPool {
           refused: (method) => {
             if (method === "search.matches") this.searchMatches.routeToAll(id, { malformed: true });
           },
+          ...(this.deps.answer ? { answer: this.deps.answer(id) } : {}),
         },
         this.deps.log,
         this.deps.options,

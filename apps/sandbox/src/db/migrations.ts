@@ -490,6 +490,32 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0019_git_credentials": {
+    async up(db: Kysely<unknown>) {
+      // A person's git tokens per host (git-credentials/): the token sealed with AES-256-GCM under
+      // the service's key, never in clear.
+      await db.schema
+        .createTable("git_credentials")
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        // `name[:port]`, lower-cased, as the URL parser gives it (git-credentials/credential-host.ts).
+        .addColumn("host", "text", (c) => c.notNull())
+        .addColumn("username", "text", (c) => c.notNull())
+        .addColumn("sealed_token", "text", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("git_credentials_pk", ["user_id", "host"])
+        .execute();
+      // The owner's credentials that git run in the workspace's terminals and by its agent may use.
+      await db.schema
+        .createTable("git_credential_bindings")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("host", "text", (c) => c.notNull())
+        // The owner who bound it: a workspace given to someone else does not hand out their tokens.
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("git_credential_bindings_pk", ["workspace_id", "host"])
+        .execute();
+    },
+  },
   "0020_sign_in_failures": {
     async up(db: Kysely<unknown>) {
       // Wrong passwords per account, shared by every instance (auth/sign-in-failures.ts): a guesser

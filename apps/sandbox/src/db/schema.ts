@@ -362,6 +362,26 @@ export interface PreviewSessionTable {
   expires_at: string;
 }
 
+/** A person's git token for one host, sealed (migration 0019_git_credentials; git-credentials/). */
+export interface GitCredentialTable {
+  user_id: string;
+  /** `name[:port]`, lower-cased (git-credentials/credential-host.ts). */
+  host: string;
+  username: string;
+  /** AES-256-GCM under the service's key (git-credentials/sealed-token.ts); never the token in clear. */
+  sealed_token: string;
+  created_at: string;
+}
+
+/** A host whose owner's credential git in the workspace's terminals and agent may use (0019). */
+export interface GitCredentialBindingTable {
+  workspace_id: string;
+  host: string;
+  /** The owner who bound it; the binding counts only while they own the workspace. */
+  user_id: string;
+  created_at: string;
+}
+
 export interface Database {
   admin_tokens: AdminTokenTable;
   login_sessions: LoginSessionTable;
@@ -395,4 +415,6 @@ export interface Database {
   preview_visibility: PreviewVisibilityTable;
   preview_tokens: PreviewTokenTable;
   preview_sessions: PreviewSessionTable;
+  git_credentials: GitCredentialTable;
+  git_credential_bindings: GitCredentialBindingTable;
 }

@@ -13,6 +13,8 @@ import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
+import type { CredentialCalls } from "../git-credentials/credential-calls";
+import type { GitCredentials } from "../git-credentials/git-credentials";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
 import { isPreviewOrigin, previewHostOf } from "../preview/preview-host";
@@ -58,6 +60,8 @@ export interface ServerDeps {
   previewDomain: string;
   /** The preview origins as a CSP source (the IDE's `frame-src`), once the service listens. */
   previewFrames: () => string;
+  /** Each person's git tokens, and the one-shot ids that let a call's git ask for them. */
+  git: { credentials: GitCredentials; calls: CredentialCalls };
   /** The administration of people and of every workspace (admins only). */
   people: UserAdmin;
   driver: WorkspaceDriver;
@@ -165,6 +169,8 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
         calls,
         audit: deps.audit,
         client: clientOf(req),
+        gitCredentials: deps.git.credentials,
+        credentialCalls: deps.git.calls,
       };
     },
     onError({ error, path }) {

@@ -19,6 +19,8 @@ import type { UserAdmin } from "../auth/user-admin";
 import type { WorkspaceRoles } from "../auth/workspace-roles";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import { NamedError } from "../errors/named-error";
+import type { CredentialCalls } from "../git-credentials/credential-calls";
+import type { GitCredentials } from "../git-credentials/git-credentials";
 import type { WorkspaceImporter } from "../imports/workspace-importer";
 import type { PresenceBoard } from "../presence/presence-board";
 import type { Previews } from "../preview/previews";
@@ -76,6 +78,10 @@ export interface Context {
   /** The audit trail, and where the request came from (trpc/record-act.ts). */
   audit: AuditLog;
   client: AuditClient;
+  /** Each person's git tokens per host (never answered with the token). */
+  gitCredentials: GitCredentials;
+  /** The one-shot ids that let the git of one call ask for the acting person's token. */
+  credentialCalls: CredentialCalls;
 }
 
 /** What an answer says when the service itself failed; the error and its stack go to the log. */

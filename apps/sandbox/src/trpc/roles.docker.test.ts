@@ -116,6 +116,13 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   // Invitations and reset links: site admins only.
   "user.invite": "admin on service",
   "user.resetLink": "admin on service",
+  // Each user's own git tokens; binding one to a workspace is its owner's.
+  "gitCredential.set": "owner on service",
+  "gitCredential.list": "owner on service",
+  "gitCredential.delete": "owner on service",
+  "gitCredential.bind": "owner on workspace",
+  "gitCredential.unbind": "owner on workspace",
+  "gitCredential.bindings": "owner on workspace",
 };
 
 /** A site admin may do everything an owner may, and administer the service. */

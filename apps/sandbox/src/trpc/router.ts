@@ -3,6 +3,7 @@ import { adminRouter, workspaceTransferRouter } from "./routers/admin";
 import { auditRouter } from "./routers/audit";
 import { filesRouter } from "./routers/files";
 import { gitRouter } from "./routers/git";
+import { gitCredentialRouter } from "./routers/git-credential";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
 import { previewRouter } from "./routers/preview";
@@ -32,6 +33,7 @@ export const appRouter = router({
   user: userRouter,
   admin: adminRouter,
   profile: profileRouter,
+  gitCredential: gitCredentialRouter,
 });
 
 export type AppRouter = typeof appRouter;

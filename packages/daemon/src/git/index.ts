@@ -7,6 +7,7 @@ import {
   MAX_GIT_PATCH_CHARS,
 } from "@coder/protocol";
 import type { DaemonHandler } from "../rpc/dispatch";
+import type { AskCredential } from "./credential-channel";
 import { checkPatchPaths } from "./patch-paths";
 import { gitMessage, type RunGitOptions, runGit } from "./run-git";
 import { parseStatus } from "./status-parse";
@@ -15,6 +16,9 @@ export interface GitMethodsOptions {
   root: string;
   /** Sends `git.progress` for the call `callId`. */
   progress(callId: string, line: string): void;
+  /** Asks the service for a login when git of a call with a credential id wants one (credential-channel.ts). */
+  askCredential?: AskCredential;
+  log?: (message: string) => void;
 }
 
 type GitMethod = Extract<DaemonMethod, `git.${string}`>;
@@ -25,7 +29,9 @@ const UNIT = "\x1f";
 const RECORD = "\x1e";
 
 /** git.* of the daemon contract: the workspace's own repository through runGit. */
-export function gitMethods({ root, progress }: GitMethodsOptions): { [M in GitMethod]: DaemonHandler<M> } {
+export function gitMethods({ root, progress, askCredential, log }: GitMethodsOptions): {
+  [M in GitMethod]: DaemonHandler<M>;
+} {
   const git = (args: string[], signal: AbortSignal, more: Omit<RunGitOptions, "root" | "signal"> = {}) =>
     runGit(args, { root, signal, ...more });
 
@@ -35,7 +41,13 @@ export function gitMethods({ root, progress }: GitMethodsOptions): { [M in GitMe
   const remoteCall =
     (command: "fetch" | "pull" | "push") =>
     async (
-      params: { remote?: string; branch?: string; setUpstream: boolean; callId: string },
+      params: {
+        remote?: string;
+        branch?: string;
+        setUpstream: boolean;
+        callId: string;
+        credentialRequestId?: string;
+      },
       signal: AbortSignal,
     ) => {
       const flags =
@@ -50,7 +62,12 @@ export function gitMethods({ root, progress }: GitMethodsOptions): { [M in GitMe
       const target = named ? [params.remote ?? "origin", ...(branch ? [branch] : [])] : [];
       const run = await git([command, "--progress", ...flags, ...target], signal, {
         deadlineMs: GIT_NETWORK_DEADLINE_MS,
-        credentials: undefined,
+        // The acting person's login, if any, asked for with the service's one-shot id of this call.
+        credentials:
+          params.credentialRequestId && askCredential
+            ? { requestId: params.credentialRequestId, ask: askCredential }
+            : undefined,
+        ...(log ? { log } : {}),
         onProgress: (line: string) => progress(params.callId, line),
       });
       return { message: gitMessage(run.stderr, `git ${command} finished`).slice(-8000) };

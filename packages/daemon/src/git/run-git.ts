@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import { DaemonErrorCode } from "@coder/protocol";
 import { daemonError } from "../rpc/errors";
+import { CREDENTIAL_CONFIG, type GitCredentialSource, serveCredentials } from "./credential-channel";
 
 /** Git's standard output kept per call; past it the rest is read and dropped, and the answer says so. */
 export const MAX_GIT_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -55,8 +57,14 @@ export interface RunGitOptions {
   okCodes?: readonly number[];
   /** More `-c` settings, after the guards (a commit's author). */
   config?: readonly string[];
-  /** For a call that may ask for a credential: h/gitcred answers it through the daemon channel. */
-  credentials?: { requestId: string };
+  /**
+   * For a call that may use a login (fetch, pull, push): git's credential helper asks the daemon
+   * over an inherited socket pair, and the daemon asks the service with the call's one-shot id
+   * (credential-channel.ts). Without it git gets no login.
+   */
+  credentials?: GitCredentialSource;
+  /** Where the credential channel says why it gave no login (the daemon's log). */
+  log?: (message: string) => void;
   /** Each line of git's progress on standard error (`--progress`), percentages at most every 100 ms. */
   onProgress?: (line: string) => void;
 }
@@ -206,12 +214,20 @@ function spawnGit(args: readonly string[], options: RunGitOptions, env: NodeJS.P
   const maxBytes = options.maxOutputBytes ?? MAX_GIT_OUTPUT_BYTES;
   return new Promise((resolve, reject) => {
     // Its own process group, so a stop reaches the helpers it started (git-remote-http, ...).
-    const child = spawn("git", [...GIT_GUARDS, ...(options.config ?? []), ...args], {
+    const credentials = options.credentials ? CREDENTIAL_CONFIG : [];
+    const child = spawn("git", [...GIT_GUARDS, ...credentials, ...(options.config ?? []), ...args], {
       cwd: options.root,
       env,
-      stdio: ["pipe", "pipe", "pipe"],
+      // Descriptor 3: the credential helper's line to the daemon, held only by git's process tree.
+      stdio: options.credentials ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    const channel = child.stdio[3] as Duplex | null | undefined;
+    if (options.credentials && channel) {
+      serveCredentials(channel, options.credentials, { root: options.root, env }, options.log ?? (() => {}));
+    }
+    // Once git is gone nothing more is answered, even if something it started kept the descriptor.
+    child.once("exit", () => channel?.destroy());
     const out: Buffer[] = [];
     let size = 0;
     let truncated = false;

@@ -1,6 +1,7 @@
 import type { PermissionRequest } from "@coder/tools";
 import { alwaysPattern } from "./always-pattern";
 import { bashSubjects } from "./bash-subjects";
+import { mayPush } from "./git-push";
 import { isOutsideWorkspace, normalizePath } from "./paths";
 import { type Action, evaluate, evaluateAnySubject, type Rule } from "./rules";
 
@@ -27,6 +28,8 @@ interface Subject {
   unparsed?: boolean;
   /** The command without the variables set for it: refused when a rule refuses that. */
   program?: string;
+  /** A git push (or what may be one): asked every time, never allowed "always". */
+  push?: boolean;
 }
 
 /**
@@ -39,6 +42,7 @@ async function subjectsOf(request: PermissionRequest): Promise<Subject[]> {
     return subjects.flat().map((s) => {
       if (s.kind === "unknown") return { text: s.text, unknown: s.why, unparsed: s.unparsed };
       const program = s.words.slice(s.assignments).join(" ");
+      if (mayPush(s.words.slice(s.assignments))) return { text: s.words.join(" "), program, push: true };
       const subject = { text: s.words.join(" "), always: alwaysPattern(s.words) };
       return s.assignments > 0 && program ? { ...subject, program } : subject;
     });
@@ -80,7 +84,9 @@ function judge(rules: readonly Rule[], permission: string, subject: Subject): Ac
   }
   // `X=1 rm -rf ~` is still `rm`: a rule refusing `rm *` refuses it.
   if (subject.program && evaluate(rules, permission, subject.program) === "deny") return "deny";
-  return evaluate(rules, permission, subject.text);
+  const action = evaluate(rules, permission, subject.text);
+  // A push may carry the owner's bound git credential out: a person says yes to each one.
+  return subject.push && action === "allow" ? "ask" : action;
 }
 
 /** How far an "always" reply reaches: a fetched site, else the permission as a whole. */

@@ -17,7 +17,7 @@ export interface GitServer {
   allow: string;
   /** A URL on the same address whose server accepts connections and never answers. */
   silentUrl: string;
-  /** The password /private.git wants (any user name). */
+  /** The password /private.git wants (any user name); with it, pushes to /private.git are taken. */
   token: string;
   /** The folder of the bare repositories. */
   root: string;
@@ -91,8 +91,18 @@ function throttled(): Transform {
   });
 }
 
-/** Answers one request by running git http-backend as a CGI program; `slow` throttles the answer. */
-function serveGit(root: string, req: http.IncomingMessage, res: http.ServerResponse, slow: boolean): void {
+/**
+ * Answers one request by running git http-backend as a CGI program; `slow` throttles the answer and
+ * what is sent (a push's pack). `remoteUser`, the login the request proved, lets it push
+ * (http-backend enables receive-pack for an authenticated user).
+ */
+function serveGit(
+  root: string,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  slow: boolean,
+  remoteUser?: string,
+): void {
   const url = new URL(req.url ?? "/", "http://x");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -105,12 +115,13 @@ function serveGit(root: string, req: http.IncomingMessage, res: http.ServerRespo
     ...(req.headers["content-encoding"] ? { HTTP_CONTENT_ENCODING: req.headers["content-encoding"] } : {}),
     ...(req.headers["git-protocol"] ? { GIT_PROTOCOL: String(req.headers["git-protocol"]) } : {}),
     REMOTE_ADDR: req.socket.remoteAddress ?? "",
+    ...(remoteUser ? { REMOTE_USER: remoteUser } : {}),
   };
   const backend = spawn("git", ["http-backend"], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "ignore"],
   });
-  req.pipe(backend.stdin);
+  (slow ? req.pipe(throttled()) : req).pipe(backend.stdin);
   const output = slow ? backend.stdout.pipe(throttled()) : backend.stdout;
   let head = Buffer.alloc(0);
   let headersDone = false;
@@ -166,6 +177,8 @@ export async function startGitServer(setup: (root: string) => void = () => undef
         res.writeHead(401, { "www-authenticate": 'Basic realm="private"' }).end();
         return;
       }
+      serveGit(root, req, res, slow, "token-holder");
+      return;
     }
     serveGit(root, req, res, slow);
   });

@@ -23,7 +23,14 @@ function remoteCall(method: "git.fetch" | "git.pull" | "git.push") {
     .mutation(async ({ ctx, input, signal }) => {
       const { remote, branch, setUpstream } = input;
       const callId = input.progressId ?? randomUUID();
-      const result = await ctx.daemon.request(method, { remote, branch, setUpstream, callId }, signal);
+      // git's credential helper may ask for the acting person's token during this call alone.
+      const result = await ctx.credentialCalls.during(ctx.workspaceId, ctx.principal, (credentialRequestId) =>
+        ctx.daemon.request(
+          method,
+          { remote, branch, setUpstream, callId, ...(credentialRequestId ? { credentialRequestId } : {}) },
+          signal,
+        ),
+      );
       if (method === "git.push") {
         recordAct(ctx, {
           action: "git.pushed",
