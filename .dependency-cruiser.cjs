@@ -11,7 +11,7 @@ const FLOORS = [
   ["wiring", ["service\\.ts$"]],
   ["the edge", ["http/"]],
   ["procedures", ["trpc/"]],
-  ["features", ["collab/", "files/", "talk/"]],
+  ["features", ["collab/", "files/", "git/", "talk/"]],
   ["the agent", ["agent/"]],
   ["presence", ["presence/"]],
   ["workspaces", ["workspaces/"]],

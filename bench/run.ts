@@ -24,6 +24,7 @@ const modules = [
   "apps/sandbox/bench/collab-agent.bench.ts",
   "apps/sandbox/bench/audit.bench.ts",
   "apps/sandbox/bench/accounts.bench.ts",
+  "apps/sandbox/bench/git.bench.ts",
 ];
 /** Suites run together under one name (`npm run bench -- accounts`). */
 const GROUPS: Record<string, string[]> = { accounts: ["audit.bench"] };

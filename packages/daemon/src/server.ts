@@ -10,6 +10,8 @@ import {
 } from "@coder/protocol";
 import { createSessionStore, DEFAULT_SPILL_DIR, type ToolsConfig } from "@coder/tools";
 import { fileMethods } from "./files";
+import { gitMethods } from "./git";
+import { watchRepository } from "./git/git-watch";
 import { type DaemonHandler, Dispatcher } from "./rpc/dispatch";
 import { connectStreams } from "./rpc/transport";
 import { searchMethods } from "./search";
@@ -63,6 +65,8 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   const batcher = new ChangeBatcher((changes) => notify("fs.changed", { changes }));
   const watcher = options.watch === false ? undefined : watchWorkspace(root, (c) => batcher.push(c), log);
   const ready = watcher?.ready ?? Promise.resolve();
+  const repository =
+    options.watch === false ? undefined : watchRepository(root, () => notify("git.changed", {}), log);
 
   const methods = {
     // Answered once the watcher has scanned the workspace: a client that got its answer misses
@@ -78,6 +82,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       config: options.toolsConfig ?? {},
       sendMatches: (searchId, files) => notify("search.matches", { searchId, files }),
     }),
+    ...gitMethods({ root, progress: (callId, line) => notify("git.progress", { callId, line }) }),
     ...toolMethods({
       root,
       runner: options.runner,
@@ -101,6 +106,7 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
       dispatcher.abortAll();
       batcher.dispose();
       await watcher?.close();
+      await repository?.close();
       connection.dispose();
       markClosed();
     })();

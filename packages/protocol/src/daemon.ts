@@ -10,6 +10,20 @@ import {
   writeResult,
 } from "./files";
 import {
+  gitBranches,
+  gitBranchName,
+  gitCommitResult,
+  gitDiff,
+  gitLogEntry,
+  gitRemoteName,
+  gitRemoteResult,
+  gitStatus,
+  MAX_COMMIT_MESSAGE_CHARS,
+  MAX_GIT_LOG,
+  MAX_GIT_PATCH_CHARS,
+  MAX_GIT_PATHS,
+} from "./git";
+import {
   bytesResult,
   fileListResult,
   fileMatches,
@@ -43,6 +57,8 @@ export const DaemonErrorCode = {
   Exists: -32006,
   /** A search pattern or glob that ripgrep refuses. */
   BadPattern: -32007,
+  /** Git refused or failed (nothing to commit, a rejected push, ...); the message is git's own. */
+  Git: -32008,
   Io: -32010,
 } as const;
 
@@ -93,6 +109,62 @@ const statResult = z.object({
 interface MethodContract {
   params: z.ZodType;
   result: z.ZodType;
+}
+
+const gitPaths = z.array(workspacePath).min(1).max(MAX_GIT_PATHS);
+const gitDone = z.object({});
+const gitRemoteParams = z.object({
+  remote: gitRemoteName.optional(),
+  branch: gitBranchName.optional(),
+  setUpstream: z.boolean().default(false),
+  /** Names the call in its `git.progress` notifications. */
+  callId,
+});
+
+/**
+ * The workspace's own repository, through its `git` under the guards of the daemon's runner
+ * (packages/daemon/src/git/run-git.ts). Git's refusals answer DaemonErrorCode.Git with git's message.
+ */
+function gitMethods() {
+  return {
+    "git.status": { params: z.object({}), result: gitStatus },
+    "git.diff": {
+      params: z.object({ path: workspacePath, staged: z.boolean().default(false) }),
+      result: gitDiff,
+    },
+    /** Whole files, or the hunks of `patch` (which must touch only `paths`) through `git apply --cached`. */
+    "git.stage": {
+      params: z.object({ paths: gitPaths, patch: z.string().min(1).max(MAX_GIT_PATCH_CHARS).optional() }),
+      result: gitDone,
+    },
+    "git.unstage": {
+      params: z.object({ paths: gitPaths, patch: z.string().min(1).max(MAX_GIT_PATCH_CHARS).optional() }),
+      result: gitDone,
+    },
+    /** Tracked files get the index's content back; untracked ones are removed. */
+    "git.discard": { params: z.object({ paths: gitPaths }), result: gitDone },
+    /** Commits the index as `author` (also the committer), hooks never run. */
+    "git.commit": {
+      params: z.object({
+        message: z.string().min(1).max(MAX_COMMIT_MESSAGE_CHARS),
+        amend: z.boolean().default(false),
+        author: z.object({ name: z.string().min(1).max(256), email: z.string().min(3).max(320) }),
+      }),
+      result: gitCommitResult,
+    },
+    "git.branches": { params: z.object({}), result: gitBranches },
+    "git.checkout": {
+      params: z.object({ branch: gitBranchName, create: z.boolean().default(false) }),
+      result: gitDone,
+    },
+    "git.log": {
+      params: z.object({ limit: z.number().int().min(1).max(MAX_GIT_LOG) }),
+      result: z.object({ commits: z.array(gitLogEntry).max(MAX_GIT_LOG) }),
+    },
+    "git.fetch": { params: gitRemoteParams, result: gitRemoteResult },
+    "git.pull": { params: gitRemoteParams, result: gitRemoteResult },
+    "git.push": { params: gitRemoteParams, result: gitRemoteResult },
+  } satisfies Record<string, MethodContract>;
 }
 
 export const daemonMethods = {
@@ -228,6 +300,7 @@ export const daemonMethods = {
     }),
     result: z.object({ restored: pathList, removed: pathList }),
   },
+  ...gitMethods(),
 } satisfies Record<string, MethodContract>;
 
 export const daemonNotifications = {
@@ -240,6 +313,10 @@ export const daemonNotifications = {
   }),
   /** Matches found by a running `search.text`, grouped by file. */
   "search.matches": z.object({ searchId, files: z.array(fileMatches).max(MAX_SEARCH_MATCHES) }),
+  /** A line of a running fetch, pull or push (git's `--progress`). */
+  "git.progress": z.object({ callId, line: z.string().max(1000) }),
+  /** The repository's HEAD, index or refs changed (debounced): status and branches are worth asking again. */
+  "git.changed": z.object({}),
 } satisfies Record<string, z.ZodType>;
 
 export type DaemonMethod = keyof typeof daemonMethods;

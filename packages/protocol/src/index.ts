@@ -7,6 +7,7 @@ export * from "./collab";
 export * from "./container-layout";
 export * from "./daemon";
 export * from "./files";
+export * from "./git";
 export * from "./import";
 export * from "./lsp";
 export * from "./presence";

@@ -32,6 +32,9 @@ export const AUDIT_ACTIONS = [
   "agent.turn",
   "agent.tool_call",
   "agent.approval",
+  "git.committed",
+  "git.pushed",
+  "git.checked_out",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

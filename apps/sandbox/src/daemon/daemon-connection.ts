@@ -53,6 +53,8 @@ function kindOfDaemonCode(code: number): ServiceErrorKind {
     case DaemonErrorCode.NotDirectory:
     case DaemonErrorCode.BadPattern:
       return "bad_request";
+    case DaemonErrorCode.Git:
+      return "precondition";
     default:
       return "unavailable";
   }

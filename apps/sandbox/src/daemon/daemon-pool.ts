@@ -1,4 +1,4 @@
-import type { FileChange, FileMatches, WorkspaceStatus } from "@coder/protocol";
+import type { FileChange, FileMatches, GitEvent, WorkspaceStatus } from "@coder/protocol";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { ServiceError } from "../errors/service-error";
 import { Feed } from "../events/feed";
@@ -35,6 +35,7 @@ export interface DaemonPoolDeps {
 export class DaemonPool {
   private readonly connections = new Map<string, DaemonConnection>();
   private readonly fileFeeds = new Map<string, Feed<FileChangeBatch>>();
+  private readonly gitFeeds = new Map<string, Feed<GitEvent>>();
   private readonly toolProgress = new CallListeners<Record<string, unknown>>();
   private readonly searchMatches = new CallListeners<SearchMatchesBatch>();
 
@@ -51,6 +52,9 @@ export class DaemonPool {
           "fs.changed": ({ changes }) => this.fileFeed(id).publish({ changes }),
           "tools.progress": ({ callId, update }) => this.toolProgress.route(id, callId, update),
           "search.matches": ({ searchId, files }) => this.searchMatches.route(id, searchId, files),
+          "git.changed": () => this.gitFeed(id).publish({ type: "changed" }),
+          "git.progress": ({ callId, line }) =>
+            this.gitFeed(id).publish({ type: "progress", progressId: callId, line }),
           // Which search a refused batch was for is not to be trusted: every search running there ends.
           refused: (method) => {
             if (method === "search.matches") this.searchMatches.routeToAll(id, { malformed: true });
@@ -110,6 +114,7 @@ export class DaemonPool {
   forget(id: string): void {
     this.disconnect(id);
     this.fileFeeds.delete(id);
+    this.gitFeeds.delete(id);
   }
 
   /**
@@ -139,6 +144,20 @@ export class DaemonPool {
     if (!feed) {
       feed = new Feed<FileChangeBatch>(500);
       this.fileFeeds.set(id, feed);
+    }
+    return feed;
+  }
+
+  /**
+   * What the workspace's repository tells its panels: `changed` (HEAD, index or refs moved, from
+   * `git.changed`) and the lines of running fetches, pulls and pushes (`git.progress`, whose call
+   * id is the caller's progress id).
+   */
+  gitFeed(id: string): Feed<GitEvent> {
+    let feed = this.gitFeeds.get(id);
+    if (!feed) {
+      feed = new Feed<GitEvent>(200);
+      this.gitFeeds.set(id, feed);
     }
     return feed;
   }

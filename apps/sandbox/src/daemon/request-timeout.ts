@@ -1,4 +1,4 @@
-import type { DaemonMethod, DaemonRequests } from "@coder/protocol";
+import { type DaemonMethod, type DaemonRequests, GIT_NETWORK_DEADLINE_MS } from "@coder/protocol";
 import { bashTimeoutMs } from "@coder/tools";
 
 export interface DaemonTimeouts {
@@ -25,6 +25,10 @@ export function requestTimeoutMs<M extends DaemonMethod>(
     if (tool !== "bash") return 2 * timeouts.requestMs;
     const asked = args?.timeout_ms;
     return bashTimeoutMs(typeof asked === "number" && asked > 0 ? asked : undefined) + timeouts.requestMs;
+  }
+  // The daemon stops a fetch, pull or push at its own deadline.
+  if (method === "git.fetch" || method === "git.pull" || method === "git.push") {
+    return GIT_NETWORK_DEADLINE_MS + timeouts.requestMs;
   }
   if (method.startsWith("snapshot.") || method.startsWith("search.")) return 2 * timeouts.requestMs;
   return timeouts.requestMs;

@@ -2,6 +2,7 @@ import { mergeRouters, router } from "./init";
 import { adminRouter, workspaceTransferRouter } from "./routers/admin";
 import { auditRouter } from "./routers/audit";
 import { filesRouter } from "./routers/files";
+import { gitRouter } from "./routers/git";
 import { lspRouter } from "./routers/lsp";
 import { presenceRouter } from "./routers/presence";
 import { profileRouter } from "./routers/profile";
@@ -16,6 +17,7 @@ import { workspaceRouter } from "./routers/workspace";
 export const appRouter = router({
   workspace: mergeRouters(workspaceRouter, workspaceTransferRouter),
   files: filesRouter,
+  git: gitRouter,
   tools: toolsRouter,
   session: sessionRouter,
   models: modelsRouter,

@@ -1,0 +1,79 @@
+import type { BenchResult } from "../../../bench/types";
+import { percentile, round } from "../../../bench/types";
+import { execIn, startTestService, waitForStatus } from "../src/testing/harness";
+
+const FILES = 20_000;
+const CHANGED = 200;
+const RUNS = 15;
+const STATUS = "git status --porcelain=v2 --branch -z --untracked-files=all";
+
+/** 20 000 files in 200 folders, committed; then 200 of them changed (100 edited, 50 deleted, 50 new). */
+const MAKE_REPOSITORY = `
+set -e
+cd /workspace
+git init --quiet --initial-branch=main
+for d in $(seq 0 199); do mkdir -p dir$d; for f in $(seq 0 99); do echo "file $d $f" > dir$d/file$f.txt; done; done
+git add -A
+git -c user.name=Bench -c user.email=bench@example.invalid commit --quiet -m files
+for f in $(seq 0 99); do echo changed >> dir$f/file0.txt; done
+for f in $(seq 100 149); do rm dir$f/file0.txt; done
+for f in $(seq 150 199); do echo new > dir$f/new.txt; done
+`;
+
+/** Times the same status in the container itself, RUNS times, in milliseconds. */
+const timeInContainer = `
+cd /workspace
+for i in $(seq 1 ${RUNS}); do
+  start=$(date +%s%N); ${STATUS} > /dev/null; end=$(date +%s%N)
+  echo $(( (end - start) / 1000 ))
+done
+`;
+
+export async function run(): Promise<BenchResult[]> {
+  // A workspace as users get it by default (2 CPUs, 2 GB).
+  const t = await startTestService({}, { CODER_CPUS: "2", CODER_MEMORY_MB: "2048" });
+  try {
+    const { id: workspaceId } = await t.api.workspace.create.mutate({ name: "git-bench" });
+    await waitForStatus(t.api, workspaceId, "running", 300_000);
+    const made = await execIn(t.instance, workspaceId, ["sh", "-c", MAKE_REPOSITORY]);
+    if (made.code !== 0) throw new Error(`could not make the repository: ${made.out}`);
+    const first = await t.api.git.status.query({ workspaceId });
+    if (first.files.length !== CHANGED)
+      throw new Error(`expected ${CHANGED} changed files, saw ${first.files.length}`);
+
+    // Paired rounds: a service call, then the container's own, so load on the shared machine hits both alike.
+    const service: number[] = [];
+    const container: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < RUNS; i++) {
+        const start = performance.now();
+        await t.api.git.status.query({ workspaceId });
+        service.push(performance.now() - start);
+      }
+      const timed = await execIn(t.instance, workspaceId, ["sh", "-c", timeInContainer]);
+      container.push(
+        ...timed.out
+          .trim()
+          .split("\n")
+          .map((us) => Number(us) / 1000),
+      );
+    }
+    const ours = percentile(service, 50);
+    const theirs = percentile(container, 50);
+    const ratio = round(ours / theirs, 2);
+    const size = `${FILES} files, ${CHANGED} changed, median of ${service.length}`;
+    return [
+      { name: `git status in the container (${size})`, value: round(theirs, 1), unit: "ms" },
+      {
+        name: "git.status through the service (tRPC → daemon → git, parsed and checked)",
+        value: round(ours, 1),
+        unit: "ms",
+        ratio,
+        target: "≤ 1.3×",
+        pass: ratio <= 1.3,
+      },
+    ];
+  } finally {
+    await t.close();
+  }
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import {
+  gitBranchesInput,
+  gitCheckoutInput,
+  gitCommitInput,
+  gitDiffInput,
+  gitDiscardInput,
+  gitEventsInput,
+  gitLogInput,
+  gitRemoteInput,
+  gitStageInput,
+  gitStatusInput,
+} from "@coder/protocol";
+import { tracked } from "@trpc/server";
+import { commitAuthor } from "../../git/commit-author";
+import { router, runningWorkspaceProcedure, workspaceProcedure } from "../init";
+import { recordAct } from "../record-act";
+
+/** A fetch, pull or push: answered when git has finished; its progress lines go to `git.events`. */
+function remoteCall(method: "git.fetch" | "git.pull" | "git.push") {
+  return runningWorkspaceProcedure("editor")
+    .input(gitRemoteInput)
+    .mutation(async ({ ctx, input, signal }) => {
+      const { remote, branch, setUpstream } = input;
+      const callId = input.progressId ?? randomUUID();
+      const result = await ctx.daemon.request(method, { remote, branch, setUpstream, callId }, signal);
+      if (method === "git.push") {
+        recordAct(ctx, {
+          action: "git.pushed",
+          workspaceId: ctx.workspaceId,
+          target: remote ?? null,
+          detail: { remote: remote ?? null, branch: branch ?? null, setUpstream },
+        });
+      }
+      return result;
+    });
+}
+
+/**
+ * The workspace's own repository (git through its daemon, packages/daemon/src/git). Viewers read;
+ * editors and owners change. Failures carry git's own message.
+ */
+export const gitRouter = router({
+  status: runningWorkspaceProcedure("viewer")
+    .input(gitStatusInput)
+    .query(({ ctx }) => ctx.daemon.request("git.status", {})),
+  diff: runningWorkspaceProcedure("viewer")
+    .input(gitDiffInput)
+    .query(({ ctx, input }) => ctx.daemon.request("git.diff", { path: input.path, staged: input.staged })),
+  branches: runningWorkspaceProcedure("viewer")
+    .input(gitBranchesInput)
+    .query(({ ctx }) => ctx.daemon.request("git.branches", {})),
+  log: runningWorkspaceProcedure("viewer")
+    .input(gitLogInput)
+    .query(async ({ ctx, input }) => (await ctx.daemon.request("git.log", { limit: input.limit })).commits),
+  /** Whole files, or single hunks: `patch` (a unified diff of `paths` only) goes through `git apply --cached`. */
+  stage: runningWorkspaceProcedure("editor")
+    .input(gitStageInput)
+    .mutation(({ ctx, input }) =>
+      ctx.daemon.request("git.stage", { paths: input.paths, patch: input.patch }),
+    ),
+  unstage: runningWorkspaceProcedure("editor")
+    .input(gitStageInput)
+    .mutation(({ ctx, input }) =>
+      ctx.daemon.request("git.unstage", { paths: input.paths, patch: input.patch }),
+    ),
+  /** Throws away the changes of `paths` (the UI asks first); an untracked file is removed. */
+  discard: runningWorkspaceProcedure("editor")
+    .input(gitDiscardInput)
+    .mutation(({ ctx, input }) => ctx.daemon.request("git.discard", { paths: input.paths })),
+  /** Commits the index as the acting person; the repository's hooks never run. */
+  commit: runningWorkspaceProcedure("editor")
+    .input(gitCommitInput)
+    .mutation(async ({ ctx, input }) => {
+      const author = await commitAuthor(ctx.principal, ctx.workspaceId, (id) => ctx.profiles.email(id));
+      const result = await ctx.daemon.request("git.commit", {
+        message: input.message,
+        amend: input.amend,
+        author,
+      });
+      recordAct(ctx, {
+        action: "git.committed",
+        workspaceId: ctx.workspaceId,
+        target: result.hash,
+        detail: { summary: result.summary, amend: input.amend },
+      });
+      return result;
+    }),
+  checkout: runningWorkspaceProcedure("editor")
+    .input(gitCheckoutInput)
+    .mutation(async ({ ctx, input }) => {
+      const result = await ctx.daemon.request("git.checkout", { branch: input.branch, create: input.create });
+      recordAct(ctx, {
+        action: "git.checked_out",
+        workspaceId: ctx.workspaceId,
+        target: input.branch,
+        detail: { create: input.create },
+      });
+      return result;
+    }),
+  fetch: remoteCall("git.fetch"),
+  pull: remoteCall("git.pull"),
+  push: remoteCall("git.push"),
+  /**
+   * What every panel on the workspace follows: `changed` when HEAD, the index or a ref moved (by
+   * anyone: the panel, a terminal, the agent), and the progress lines of running fetches, pulls
+   * and pushes (a caller recognises its own by the `progressId` it chose). `resync`: refetch.
+   */
+  events: workspaceProcedure("viewer")
+    .input(gitEventsInput)
+    .subscription(async function* ({ ctx, input, signal }) {
+      await ctx.workspaces.get(input.workspaceId);
+      // The daemon's watcher reports only once its daemon runs.
+      ctx.daemons
+        .connection(input.workspaceId)
+        .ensure()
+        .catch(() => undefined);
+      for await (const e of ctx.daemons.gitFeed(input.workspaceId).subscribe(input.lastEventId, signal)) {
+        if (e.kind === "resync") yield tracked("resync", { type: "resync" as const });
+        else yield tracked(e.item.id, e.item.data);
+      }
+    }),
+});
