@@ -15,15 +15,23 @@ import { useEditor } from "../editor/use-editor";
 import { FileTree, type FileTreeHandle } from "../file-tree/FileTree";
 import { QuickOpen } from "../quick-open/QuickOpen";
 import { SearchPanel, type SearchPanelHandle } from "../search/SearchPanel";
+import { SourceControlPanel } from "../source-control/SourceControlPanel";
 import { TalkPanel } from "../talk/TalkPanel";
 import { TerminalPanel, type TerminalPanelHandle } from "../terminal/TerminalPanel";
 import styles from "./ide.module.css";
 import { useFileChanges } from "./use-file-changes";
 
 type Picker = "files" | "commands" | null;
+type SidebarView = "files" | "search" | "git";
+
+const SIDEBAR_TITLES: Record<SidebarView, string> = {
+  files: "Files",
+  search: "Search",
+  git: "Source Control",
+};
 
 /**
- * File tree (or find in files) on the left, editor in the centre with terminals below it, the
+ * File tree (or find in files, or source control) on the left, editor in the centre with terminals below it, the
  * agent's chat on the right with the people's talk below it; the split sizes are remembered and
  * each side can be hidden. Every action is in commands/ide-actions.ts, run by its shortcut or from
  * the command palette.
@@ -48,7 +56,7 @@ export function IdeLayout({
   useFileChanges(workspaceId, editor, running);
   useEffect(() => onActiveFile(active), [active, onActiveFile]);
   const [picker, setPicker] = useState<Picker>(null);
-  const [sidebar, setSidebar] = useState<"files" | "search">("files");
+  const [sidebar, setSidebar] = useState<SidebarView>("files");
   const [maximised, setMaximised] = useState(false);
   const panels = {
     files: useRef<ImperativePanelHandle>(null),
@@ -70,7 +78,7 @@ export function IdeLayout({
   );
   const hasTextFile = activeFile?.phase === "ready" && activeFile.kind === "text";
   const show = (panel: IdePanel) => panels[panel].current?.expand();
-  const showSidebar = (view: "files" | "search") => {
+  const showSidebar = (view: SidebarView) => {
     setSidebar(view);
     show("files");
   };
@@ -144,7 +152,7 @@ export function IdeLayout({
         >
           <div className={styles.sidebar}>
             <div className={styles.sidebarTabs} role="tablist">
-              {(["files", "search"] as const).map((view) => (
+              {(["files", "search", "git"] as const).map((view) => (
                 <button
                   key={view}
                   type="button"
@@ -154,7 +162,7 @@ export function IdeLayout({
                   data-testid={`sidebar-${view}`}
                   onClick={() => setSidebar(view)}
                 >
-                  {view === "files" ? "Files" : "Search"}
+                  {SIDEBAR_TITLES[view]}
                 </button>
               ))}
             </div>
@@ -177,6 +185,12 @@ export function IdeLayout({
                 unsavedPaths={() => files.filter((file) => file.dirty).map((file) => file.path)}
               />
             </div>
+            {/* Mounted only while shown: hidden, it would keep asking git for status. */}
+            {sidebar === "git" && (
+              <div className={styles.sidebarView}>
+                <SourceControlPanel workspaceId={workspaceId} running={running} />
+              </div>
+            )}
           </div>
         </Panel>
         <PanelResizeHandle className={styles.handleVertical} />
