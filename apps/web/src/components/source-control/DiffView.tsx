@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo } from "react";
+import { type RefObject, useMemo } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { HunkDiff } from "./HunkDiff";
 import styles from "./source-control.module.css";
 import { type DiffHunk, parseFileDiff } from "./unified-diff";
+import { useRightEdge } from "./use-right-edge";
 
 /** More hunks than this are not drawn (each is an editor); the note says how many were left out. */
 const MAX_HUNKS_SHOWN = 100;
@@ -26,14 +27,18 @@ export function DiffView({
   workspaceId,
   target,
   canEdit,
+  beside,
   onClose,
 }: {
   workspaceId: string;
   target: DiffTarget;
   canEdit: boolean;
+  /** The diff floats over the editor, right of this (the panel), which stays usable. */
+  beside: RefObject<HTMLElement | null>;
   onClose(): void;
 }) {
   const trpc = useTRPC();
+  const left = useRightEdge(beside);
   const diff = useQuery(trpc.git.diff.queryOptions({ workspaceId, ...target }));
   const parsed = useMemo(() => (diff.data ? parseFileDiff(diff.data.patch) : null), [diff.data]);
   const hunks = parsed?.hunks ?? [];
@@ -43,6 +48,7 @@ export function DiffView({
   return (
     <section
       className={styles.diff}
+      style={{ left: left + 8 }}
       data-testid="diff-view"
       data-path={target.path}
       data-staged={target.staged}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
@@ -24,6 +24,7 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
   const trpc = useTRPC();
   const canEdit = useCanEdit();
   const status = useQuery(trpc.git.status.queryOptions({ workspaceId }, { enabled: running }));
+  const panel = useRef<HTMLElement>(null);
   const [selected, setSelected] = useState<DiffTarget | null>(null);
   const [progress, setProgress] = useState<ProgressLine | null>(null);
   useGitLive(
@@ -53,7 +54,12 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
   }
 
   return (
-    <section className={styles.panel} data-testid="source-control-panel" aria-label="Source control">
+    <section
+      ref={panel}
+      className={styles.panel}
+      data-testid="source-control-panel"
+      aria-label="Source control"
+    >
       <div className={styles.branch} data-testid="git-branch">
         <span className={styles.branchName}>
           {repo.branch ?? `detached at ${repo.head?.slice(0, 7) ?? "?"}`}
@@ -94,6 +100,7 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
           workspaceId={workspaceId}
           target={selected}
           canEdit={canEdit}
+          beside={panel}
           onClose={() => setSelected(null)}
         />
       )}
