@@ -71,6 +71,14 @@ describe("source control in Chromium", () => {
     expect(await fileIn(owner, "changes", "notes.txt").count()).toBe(1);
     expect(await owner.getByTestId("commit-message").inputValue()).toBe("");
 
+    // The workspace has no network and the repository no remote: the panel says so, and a push
+    // shows git's own message under the buttons.
+    expect(await owner.getByTestId("git-no-egress").innerText()).toMatch(/no network access/);
+    await owner.getByTestId("git-push").click();
+    await expect
+      .poll(() => owner.getByTestId("git-remote-error").innerText(), { timeout: 20_000 })
+      .toMatch(/^fatal: /);
+
     // What git itself says: the commit has the first hunk, the work tree still the second.
     const [commit] = await api.git.log.query({ workspaceId, limit: 1 });
     expect(commit?.subject).toBe("Stage one hunk from the panel");
@@ -79,7 +87,7 @@ describe("source control in Chromium", () => {
     expect(left.patch).not.toContain("line 2 staged from the diff");
   });
 
-  it("shows a viewer guest the changes and the diff without any control that changes something", async () => {
+  it("shows a viewer guest the changes and the diff live, without any control that changes something", async () => {
     const { page: viewer } = await join("viewer", "Vera");
     await viewer.getByTestId("sidebar-git").click();
     await fileIn(viewer, "changes", "notes.txt").waitFor({ timeout: 20_000 });
@@ -107,5 +115,11 @@ describe("source control in Chromium", () => {
     ]) {
       expect(await viewer.getByTestId(control).count(), control).toBe(0);
     }
+
+    // What others do shows at once: a file made through the API, and the owner staging.
+    await api.files.write.mutate({ workspaceId, path: "later.txt", content: "new\n" });
+    await fileIn(viewer, "changes", "later.txt").waitFor({ timeout: 15_000 });
+    await api.git.stage.mutate({ workspaceId, paths: ["notes.txt"] });
+    await fileIn(viewer, "staged", "notes.txt").waitFor({ timeout: 15_000 });
   });
 });

@@ -53,6 +53,7 @@ export function DiffView({
       data-path={target.path}
       data-staged={target.staged}
       aria-label={`Diff of ${target.path}`}
+      onKeyDown={(e) => e.key === "Escape" && onClose()}
     >
       <header className={styles.diffHeader}>
         <span className={styles.diffPath}>{target.path}</span>
