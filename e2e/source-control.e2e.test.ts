@@ -1,10 +1,41 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { TRPCClient } from "@trpc/client";
-import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type GitServer,
+  makeRepository,
+  startGitServer,
+} from "../apps/sandbox/src/imports/testing/git-server";
+import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
 import { useAgentWorkspace } from "./support/agent-workspace";
-import { waitForTerminal } from "./support/browser";
+import { launchBrowser, waitForTerminal } from "./support/browser";
 import { peopleOn } from "./support/people";
+import { type Stack, startStack } from "./support/stack";
+
+const panel = (page: Page) => page.getByTestId("source-control-panel");
+const fileIn = (page: Page, group: "staged" | "changes", file: string) =>
+  panel(page).locator(`[data-testid=changes-${group}] [data-testid=change-file][data-path="${file}"]`);
+const hunks = (page: Page) => page.getByTestId("diff-view").getByTestId("diff-hunk");
+
+/** git on this machine, as the people upstream run it. */
+const hostGit = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "Upstream",
+      GIT_AUTHOR_EMAIL: "upstream@example.invalid",
+      GIT_COMMITTER_NAME: "Upstream",
+      GIT_COMMITTER_EMAIL: "upstream@example.invalid",
+    },
+  }).toString();
 
 /** Forty numbered lines; `change` replaces some of them. */
 const lines = (change: Record<number, string> = {}) =>
@@ -25,11 +56,6 @@ describe("source control in Chromium", () => {
     ({ api, workspaceId } = made());
     await api.files.write.mutate({ workspaceId, path: "notes.txt", content: lines() });
   });
-
-  const panel = (page: Page) => page.getByTestId("source-control-panel");
-  const fileIn = (page: Page, group: "staged" | "changes", path: string) =>
-    panel(page).locator(`[data-testid=changes-${group}] [data-testid=change-file][data-path="${path}"]`);
-  const hunks = (page: Page) => page.getByTestId("diff-view").getByTestId("diff-hunk");
 
   it("stages one hunk of two from the diff, commits it, and leaves the other under Changes", async () => {
     const owner = await ownerIde();
@@ -121,5 +147,86 @@ describe("source control in Chromium", () => {
     await fileIn(viewer, "changes", "later.txt").waitFor({ timeout: 15_000 });
     await api.git.stage.mutate({ workspaceId, paths: ["notes.txt"] });
     await fileIn(viewer, "staged", "notes.txt").waitFor({ timeout: 15_000 });
+  });
+});
+
+/**
+ * Push and Pull from the panel against a real git server on this machine (git http-backend), which
+ * the workspace reaches through its egress and CODER_EGRESS_ALLOW.
+ */
+describe("pushing and pulling from the Source Control panel, in Chromium", () => {
+  let server: GitServer;
+  let stack: Stack;
+  let browser: Browser;
+  let api: TRPCClient<AppRouter>;
+  let workspaceId: string;
+  const bare = () => path.join(server.root, "shared.git");
+
+  beforeAll(async () => {
+    server = await startGitServer((root) => {
+      makeRepository(root, "shared");
+      // git http-backend takes pushes only from a logged-in user unless the repository says so.
+      hostGit(path.join(root, "shared.git"), "config", "http.receivepack", "true");
+    });
+    [stack, browser] = await Promise.all([
+      startStack({ env: { CODER_EGRESS_ALLOW: server.allow } }),
+      launchBrowser(),
+    ]);
+    api = trpcClient(stack.url, await login(stack.url, stack.token));
+    workspaceId = (
+      await api.workspace.create.mutate({
+        name: "cloned",
+        egress: true,
+        source: { type: "git", url: `${server.url}/shared.git` },
+      })
+    ).id;
+    await waitForStatus(api, workspaceId, "running");
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await server?.close();
+  });
+
+  it("commits a file, pushes it with the button, and pulls what someone else pushed", async () => {
+    const { ownerIde } = peopleOn(() => ({ stack, browser, api, workspaceId }), "[data-testid=sidebar-git]");
+    const owner = await ownerIde();
+    await owner.getByTestId("sidebar-git").click();
+    const upstream = owner.getByTestId("git-upstream");
+    await expect.poll(() => upstream.innerText(), { timeout: 20_000 }).toBe("→ origin/main ↑0 ↓0");
+    expect(await owner.getByTestId("git-no-egress").count()).toBe(0);
+
+    await api.files.write.mutate({ workspaceId, path: "from-the-panel.txt", content: "pushed\n" });
+    await fileIn(owner, "changes", "from-the-panel.txt").getByTestId("file-stage").click();
+    await fileIn(owner, "staged", "from-the-panel.txt").waitFor({ timeout: 15_000 });
+    await owner.getByTestId("commit-message").fill("Pushed from the panel");
+    await owner.getByTestId("commit-button").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 15_000 }).toBe("→ origin/main ↑1 ↓0");
+
+    await owner.getByTestId("git-push").click();
+    await expect
+      .poll(() => owner.getByTestId("git-remote-message").innerText(), { timeout: 60_000 })
+      .toMatch(/main -> main/);
+    await expect.poll(() => upstream.innerText(), { timeout: 15_000 }).toBe("→ origin/main ↑0 ↓0");
+    expect(hostGit(bare(), "log", "-1", "--format=%s", "main").trim()).toBe("Pushed from the panel");
+
+    // Someone else pushes; Fetch shows the branch behind, Pull brings the commit in.
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "coder-upstream-"));
+    try {
+      hostGit(elsewhere, "clone", "--quiet", bare(), ".");
+      writeFileSync(path.join(elsewhere, "upstream.txt"), "from upstream\n");
+      hostGit(elsewhere, "add", "upstream.txt");
+      hostGit(elsewhere, "commit", "--quiet", "-m", "Upstream work");
+      hostGit(elsewhere, "push", "--quiet", "origin", "main");
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    await owner.getByTestId("git-fetch").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 60_000 }).toBe("→ origin/main ↑0 ↓1");
+    await owner.getByTestId("git-pull").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 60_000 }).toBe("→ origin/main ↑0 ↓0");
+    await expect
+      .poll(() => panel(owner).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
+      .toContain("Upstream work");
   });
 });
