@@ -66,7 +66,9 @@ export async function createDaemonServer(options: DaemonServerOptions): Promise<
   const watcher = options.watch === false ? undefined : watchWorkspace(root, (c) => batcher.push(c), log);
   const ready = watcher?.ready ?? Promise.resolve();
   const repository =
-    options.watch === false ? undefined : watchRepository(root, () => notify("git.changed", {}), log);
+    options.watch === false
+      ? undefined
+      : watchRepository(root, (entries) => notify("git.changed", { entries }), log);
 
   const methods = {
     // Answered once the watcher has scanned the workspace: a client that got its answer misses

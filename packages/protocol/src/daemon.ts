@@ -19,6 +19,7 @@ import {
   gitRemoteResult,
   gitStatus,
   MAX_COMMIT_MESSAGE_CHARS,
+  MAX_GIT_CHANGED_ENTRIES,
   MAX_GIT_LOG,
   MAX_GIT_PATCH_CHARS,
   MAX_GIT_PATHS,
@@ -112,7 +113,8 @@ interface MethodContract {
 }
 
 const gitPaths = z.array(workspacePath).min(1).max(MAX_GIT_PATHS);
-const gitDone = z.object({});
+/** The paths a stage, unstage or discard acted on, as asked. */
+const gitPathsDone = z.object({ paths: z.array(answeredPath).max(MAX_GIT_PATHS) });
 const gitRemoteParams = z.object({
   remote: gitRemoteName.optional(),
   branch: gitBranchName.optional(),
@@ -135,14 +137,14 @@ function gitMethods() {
     /** Whole files, or the hunks of `patch` (which must touch only `paths`) through `git apply --cached`. */
     "git.stage": {
       params: z.object({ paths: gitPaths, patch: z.string().min(1).max(MAX_GIT_PATCH_CHARS).optional() }),
-      result: gitDone,
+      result: gitPathsDone,
     },
     "git.unstage": {
       params: z.object({ paths: gitPaths, patch: z.string().min(1).max(MAX_GIT_PATCH_CHARS).optional() }),
-      result: gitDone,
+      result: gitPathsDone,
     },
     /** Tracked files get the index's content back; untracked ones are removed. */
-    "git.discard": { params: z.object({ paths: gitPaths }), result: gitDone },
+    "git.discard": { params: z.object({ paths: gitPaths }), result: gitPathsDone },
     /** Commits the index as `author` (also the committer), hooks never run. */
     "git.commit": {
       params: z.object({
@@ -155,7 +157,7 @@ function gitMethods() {
     "git.branches": { params: z.object({}), result: gitBranches },
     "git.checkout": {
       params: z.object({ branch: gitBranchName, create: z.boolean().default(false) }),
-      result: gitDone,
+      result: z.object({ branch: z.string().max(1000) }),
     },
     "git.log": {
       params: z.object({ limit: z.number().int().min(1).max(MAX_GIT_LOG) }),
@@ -316,7 +318,7 @@ export const daemonNotifications = {
   /** A line of a running fetch, pull or push (git's `--progress`). */
   "git.progress": z.object({ callId, line: z.string().max(1000) }),
   /** The repository's HEAD, index or refs changed (debounced): status and branches are worth asking again. */
-  "git.changed": z.object({}),
+  "git.changed": z.object({ entries: z.array(z.string().max(256)).max(MAX_GIT_CHANGED_ENTRIES) }),
 } satisfies Record<string, z.ZodType>;
 
 export type DaemonMethod = keyof typeof daemonMethods;

@@ -18,6 +18,8 @@ export const MAX_GIT_BRANCHES = 2000;
 export const MAX_GIT_LOG = 500;
 /** At most this many paths per stage, unstage or discard. */
 export const MAX_GIT_PATHS = 1000;
+/** A `git.changed` names at most this many entries of `.git` (HEAD, index, refs/heads/main, ...). */
+export const MAX_GIT_CHANGED_ENTRIES = 64;
 /** A fetch, pull or push is stopped after this long. */
 export const GIT_NETWORK_DEADLINE_MS = 5 * 60_000;
 /** A commit message is at most this long. */

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { MAX_GIT_CHANGED_ENTRIES } from "@coder/protocol";
 import { watch } from "chokidar";
 
 /** A burst of git's writes (a commit touches the index, a ref, HEAD's log) becomes one notice after this long. */
@@ -23,23 +24,27 @@ export interface GitWatcher {
 }
 
 /**
- * Calls `onChange` (debounced) when the repository's HEAD, index or refs change, whoever changed
+ * Calls `onChange` (debounced, with the entries of `.git` that changed) when the repository's HEAD, index or refs change, whoever changed
  * them (the panel, a terminal, the agent). The workspace watcher leaves `.git` out; this one looks
  * only at the few entries that make a panel ask again, and at the root for `.git` appearing.
  */
 export function watchRepository(
   root: string,
-  onChange: () => void,
+  onChange: (entries: string[]) => void,
   log: (message: string) => void,
 ): GitWatcher {
   const gitDir = path.join(root, ".git");
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const entries = new Set<string>();
   const changed = (abs: string) => {
     const relative = path.relative(gitDir, abs).split(path.sep).join("/");
     if (abs !== gitDir && !isRepositoryState(relative)) return;
+    if (entries.size < MAX_GIT_CHANGED_ENTRIES) entries.add(abs === gitDir ? ".git" : relative.slice(0, 256));
     timer ??= setTimeout(() => {
       timer = undefined;
-      onChange();
+      const batch = [...entries];
+      entries.clear();
+      onChange(batch);
     }, GIT_CHANGE_DELAY_MS);
   };
   const watcher = watch(gitDir, {

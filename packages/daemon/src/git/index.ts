@@ -91,7 +91,7 @@ export function gitMethods({ root, progress }: GitMethodsOptions): { [M in GitMe
         await checkPatchPaths(patch, paths, { root, signal });
         await git(["apply", "--cached", "-"], signal, { input: patch });
       } else await git(["add", "--all", "--", ...paths], signal);
-      return {};
+      return { paths };
     },
     "git.unstage": async ({ paths, patch }, signal) => {
       if (patch !== undefined) {
@@ -99,7 +99,7 @@ export function gitMethods({ root, progress }: GitMethodsOptions): { [M in GitMe
         await git(["apply", "--cached", "--reverse", "-"], signal, { input: patch });
       } else if (await hasHead(signal)) await git(["reset", "--quiet", "--", ...paths], signal);
       else await git(["rm", "--cached", "--quiet", "-r", "--ignore-unmatch", "--", ...paths], signal);
-      return {};
+      return { paths };
     },
     "git.discard": async ({ paths }, signal) => {
       const listed = await git(["ls-files", "-z", "--others", "--exclude-standard", "--", ...paths], signal);
@@ -113,7 +113,7 @@ export function gitMethods({ root, progress }: GitMethodsOptions): { [M in GitMe
         const files = known.stdout.split("\0").filter((p) => p !== "");
         if (files.length > 0) await git(["checkout", "--quiet", "--", ...files], signal);
       }
-      return {};
+      return { paths };
     },
     "git.commit": async ({ message, amend, author }, signal) => {
       const identity = ["-c", `user.name=${author.name}`, "-c", `user.email=${author.email}`];
@@ -152,7 +152,7 @@ export function gitMethods({ root, progress }: GitMethodsOptions): { [M in GitMe
     },
     "git.checkout": async ({ branch, create }, signal) => {
       await git(["switch", "--quiet", ...(create ? ["--create"] : []), branch], signal);
-      return {};
+      return { branch };
     },
     "git.log": async ({ limit }, signal) => {
       if (!(await hasHead(signal))) return { commits: [] };
