@@ -73,10 +73,16 @@ export function DiffView({
           </p>
         )}
         {parsed?.binary && <p className={styles.muted}>A binary file: no lines to compare.</p>}
-        {parsed && !parsed.binary && hunks.length === 0 && (
+        {parsed && !parsed.binary && hunks.length === 0 && diff.data?.patch.trim() === "" && (
           <p className={styles.muted} data-testid="diff-empty">
             No {target.staged ? "staged " : ""}changes in this file.
           </p>
+        )}
+        {/* A conflict's combined diff, or a change of mode only: git's text as it is. */}
+        {parsed && !parsed.binary && hunks.length === 0 && diff.data?.patch.trim() !== "" && (
+          <pre className={styles.raw} data-testid="diff-raw">
+            {diff.data?.patch}
+          </pre>
         )}
         {diff.data?.truncated && (
           <p className={styles.muted}>This diff is too long to show whole; stage the file as a whole.</p>

@@ -58,6 +58,12 @@ describe("a file's diff", () => {
     expect(diff).toEqual({ hunks: [], binary: true });
   });
 
+  it("offers no hunk of a conflict's combined diff, which cannot be staged in parts", () => {
+    const combined =
+      "diff --cc both.txt\nindex 1,2..0\n--- a/both.txt\n+++ b/both.txt\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n + ours\n";
+    expect(parseFileDiff(combined)).toEqual({ hunks: [], binary: false });
+  });
+
   it("has no hunks when nothing changed", () => {
     expect(parseFileDiff("")).toEqual({ hunks: [], binary: false });
   });
