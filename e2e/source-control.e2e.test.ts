@@ -55,6 +55,9 @@ describe("source control in Chromium", () => {
   beforeAll(async () => {
     ({ api, workspaceId } = made());
     await api.files.write.mutate({ workspaceId, path: "notes.txt", content: lines() });
+    // A conversation shows in the chat, as in daily use: the page then holds five live streams, and
+    // the panel must not take the last connection the browser allows (the diff would never load).
+    await api.session.create.mutate({ workspaceId });
   });
 
   it("stages one hunk of two from the diff, commits it, and leaves the other under Changes", async () => {

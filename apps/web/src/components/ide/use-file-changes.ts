@@ -42,7 +42,7 @@ export function useFileChanges(workspaceId: string, editor: EditorController, en
             });
           }
           editor.fileChanges(data.changes);
-          // Edited files change git's status and diffs (git.events reports only index and ref moves).
+          // Edited files change git's status and diffs (the Source Control panel).
           void queryClient.invalidateQueries({ queryKey: trpc.git.status.pathKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.git.diff.pathKey() });
         },

@@ -7,33 +7,20 @@ import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./source-control.module.css";
 
-export interface ProgressLine {
-  progressId: string;
-  line: string;
-}
-
 type RemoteAction = "fetch" | "pull" | "push";
 const LABELS: Record<RemoteAction, string> = { fetch: "Fetch", pull: "Pull", push: "Push" };
 
 /**
- * Fetch, Pull and Push: each answers when git has finished, showing git's progress meanwhile
- * (lines of `git.events` for the id this call chose) and git's own closing message or failure.
- * A branch without an upstream is pushed to origin and set to track it.
+ * Fetch, Pull and Push: each answers when git has finished with git's own closing message or
+ * failure; meanwhile the button spins. (git's progress lines stream on `git.events`, which the
+ * panel cannot hold open beside the IDE's other streams: see use-git-refresh.ts.) A branch
+ * without an upstream is pushed to origin and set to track it.
  */
-export function RemoteButtons({
-  workspaceId,
-  hasUpstream,
-  progress,
-}: {
-  workspaceId: string;
-  hasUpstream: boolean;
-  /** The latest progress line heard on the workspace. */
-  progress: ProgressLine | null;
-}) {
+export function RemoteButtons({ workspaceId, hasUpstream }: { workspaceId: string; hasUpstream: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const egress = useQuery(trpc.workspace.get.queryOptions({ workspaceId })).data?.egress;
-  const [running, setRunning] = useState<{ action: RemoteAction; progressId: string } | null>(null);
+  const [running, setRunning] = useState<RemoteAction | null>(null);
   const options = {
     onSettled: () => {
       setRunning(null);
@@ -49,15 +36,9 @@ export function RemoteButtons({
 
   const start = (action: RemoteAction) => {
     for (const call of Object.values(calls)) call.reset();
-    const progressId = crypto.randomUUID();
-    setRunning({ action, progressId });
-    calls[action].mutate({
-      workspaceId,
-      progressId,
-      setUpstream: action === "push" && !hasUpstream,
-    });
+    setRunning(action);
+    calls[action].mutate({ workspaceId, setUpstream: action === "push" && !hasUpstream });
   };
-  const line = running && progress?.progressId === running.progressId ? progress.line : null;
 
   return (
     <div className={styles.remote}>
@@ -65,7 +46,7 @@ export function RemoteButtons({
         {(["fetch", "pull", "push"] as const).map((action) => (
           <PendingButton
             key={action}
-            pending={running?.action === action}
+            pending={running === action}
             className="button"
             data-testid={`git-${action}`}
             disabled={running !== null}
@@ -77,7 +58,7 @@ export function RemoteButtons({
       </div>
       {running && (
         <output className={styles.progress} data-testid="git-progress">
-          {line ?? `${LABELS[running.action]}ing…`}
+          {LABELS[running]}ing… (git answers when it has finished)
         </output>
       )}
       {egress === false && (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
@@ -11,27 +11,24 @@ import { CommitBox } from "./CommitBox";
 import { CommitLog } from "./CommitLog";
 import { groupChanges } from "./change-groups";
 import { type DiffTarget, DiffView } from "./DiffView";
-import { type ProgressLine, RemoteButtons } from "./RemoteButtons";
+import { RemoteButtons } from "./RemoteButtons";
 import styles from "./source-control.module.css";
-import { useGitLive } from "./use-git-live";
+import { GIT_STATUS_POLL_MS, useGitRefresh } from "./use-git-refresh";
 
 /**
- * Source Control: the workspace's repository as everyone on it sees it, live — branch and
+ * Source Control: the workspace's repository as everyone on it sees it, kept fresh — branch and
  * upstream, changed files, a file's diff, the last commits. Editors and owners also stage,
  * commit, switch branches and push; viewers see the same without any of those controls.
  */
 export function SourceControlPanel({ workspaceId, running }: { workspaceId: string; running: boolean }) {
   const trpc = useTRPC();
   const canEdit = useCanEdit();
-  const status = useQuery(trpc.git.status.queryOptions({ workspaceId }, { enabled: running }));
+  const status = useQuery(
+    trpc.git.status.queryOptions({ workspaceId }, { enabled: running, refetchInterval: GIT_STATUS_POLL_MS }),
+  );
   const panel = useRef<HTMLElement>(null);
   const [selected, setSelected] = useState<DiffTarget | null>(null);
-  const [progress, setProgress] = useState<ProgressLine | null>(null);
-  useGitLive(
-    workspaceId,
-    running,
-    useCallback((progressId, line) => setProgress({ progressId, line }), []),
-  );
+  useGitRefresh(workspaceId, status.data);
   const groups = useMemo(() => groupChanges(status.data?.files ?? []), [status.data]);
 
   if (!running) return <p className={styles.note}>Source control shows while the workspace runs.</p>;
@@ -79,7 +76,7 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
       {canEdit && (
         <>
           <BranchPicker workspaceId={workspaceId} current={repo.branch} />
-          <RemoteButtons workspaceId={workspaceId} hasUpstream={repo.upstream !== null} progress={progress} />
+          <RemoteButtons workspaceId={workspaceId} hasUpstream={repo.upstream !== null} />
           <CommitBox workspaceId={workspaceId} stagedCount={groups.staged.length} />
         </>
       )}
