@@ -151,6 +151,42 @@ describe("source control in Chromium", () => {
     await api.git.stage.mutate({ workspaceId, paths: ["notes.txt"] });
     await fileIn(viewer, "staged", "notes.txt").waitFor({ timeout: 15_000 });
   });
+
+  it("lists a merge's conflicted file under Conflicts with git's text, and Mark resolved stages it", async () => {
+    const owner = await ownerIde();
+    const terminal = owner.locator('[data-testid=terminal]:not([hidden])[data-state="open"]');
+    await terminal.waitFor({ timeout: 30_000 });
+    await terminal.click();
+    // Both branches add clash.txt with other text: the merge stops with a conflict.
+    const commit = "git -c user.name=Setup -c user.email=setup@example.invalid commit -q";
+    await owner.keyboard.type(
+      `${commit}am base && git switch -qc side && echo side > clash.txt && git add clash.txt && ${commit}m side && git switch -q - && echo ours > clash.txt && git add clash.txt && ${commit}m ours; git -c user.name=Setup -c user.email=setup@example.invalid merge side; echo MERGE-$((40+3))\n`,
+    );
+    await waitForTerminal(owner, /MERGE-43/, 30_000);
+
+    await owner.getByTestId("sidebar-git").click();
+    const conflicted = panel(owner).locator(
+      '[data-testid=changes-conflicts] [data-testid=change-file][data-path="clash.txt"]',
+    );
+    await conflicted.waitFor({ timeout: 20_000 });
+    await conflicted.locator("button").first().click();
+    await expect
+      .poll(() => owner.getByTestId("diff-raw").innerText(), { timeout: 15_000 })
+      .toMatch(/<<<<<<<[\s\S]*>>>>>>>/);
+    await owner.getByTestId("diff-close").click();
+
+    await api.files.write.mutate({ workspaceId, path: "clash.txt", content: "both\n" });
+    await conflicted.getByTestId("file-stage").click();
+    await fileIn(owner, "staged", "clash.txt").waitFor({ timeout: 15_000 });
+    expect(await conflicted.count()).toBe(0);
+    await owner.getByTestId("commit-message").fill("Merge side, resolved in the panel");
+    await owner.getByTestId("commit-button").click();
+    await expect
+      .poll(() => panel(owner).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
+      .toContain("Merge side, resolved in the panel");
+    const [merge] = await api.git.log.query({ workspaceId, limit: 1 });
+    expect(merge?.parents).toHaveLength(2);
+  });
 });
 
 /**
