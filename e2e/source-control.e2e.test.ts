@@ -227,7 +227,7 @@ describe("pushing and pulling from the Source Control panel, in Chromium", () =>
     await server?.close();
   });
 
-  it("commits a file, pushes it with the button, and pulls what someone else pushed", async () => {
+  it("commits a file, pushes it with the button, pulls what someone else pushed, and pushes a new branch with its upstream", async () => {
     const { ownerIde } = peopleOn(() => ({ stack, browser, api, workspaceId }), "[data-testid=sidebar-git]");
     const owner = await ownerIde();
     await owner.getByTestId("sidebar-git").click();
@@ -267,5 +267,20 @@ describe("pushing and pulling from the Source Control panel, in Chromium", () =>
     await expect
       .poll(() => panel(owner).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
       .toContain("Upstream work");
+
+    // A new branch from the picker has no upstream; Push makes origin/topic its upstream.
+    await owner.getByTestId("branch-new").click();
+    await owner.getByTestId("branch-name").fill("topic");
+    await owner.getByTestId("branch-create").click();
+    await expect
+      .poll(() => owner.getByTestId("git-branch").innerText(), { timeout: 15_000 })
+      .toMatch(/^topic\s+no upstream/);
+    await owner.getByTestId("git-push").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 60_000 }).toBe("→ origin/topic ↑0 ↓0");
+    expect(hostGit(bare(), "branch", "--list", "topic").trim()).toBe("topic");
+    await owner.getByTestId("branch-select").selectOption("main");
+    await expect
+      .poll(() => owner.getByTestId("git-branch").innerText(), { timeout: 15_000 })
+      .toMatch(/^main/);
   });
 });
