@@ -20,18 +20,24 @@ import { usePorts } from "../ports/use-ports";
 import { PreviewPane } from "../preview/PreviewPane";
 import { QuickOpen } from "../quick-open/QuickOpen";
 import { SearchPanel, type SearchPanelHandle } from "../search/SearchPanel";
+import { SourceControlPanel } from "../source-control/SourceControlPanel";
 import { TalkPanel } from "../talk/TalkPanel";
 import { TerminalPanel, type TerminalPanelHandle } from "../terminal/TerminalPanel";
 import styles from "./ide.module.css";
 import { useFileChanges } from "./use-file-changes";
 
 type Picker = "files" | "commands" | null;
-type Sidebar = "files" | "search" | "ports";
-const SIDEBAR_LABELS: Record<Sidebar, string> = { files: "Files", search: "Search", ports: "Ports" };
+type Sidebar = "files" | "search" | "git" | "ports";
+const SIDEBAR_LABELS: Record<Sidebar, string> = {
+  files: "Files",
+  search: "Search",
+  git: "Source Control",
+  ports: "Ports",
+};
 
 /**
- * File tree (or find in files, or the ports) on the left, editor in the centre with terminals
- * below it and a port's preview beside it when one is open, the
+ * File tree (or find in files, source control, or the ports) on the left, editor in the centre with
+ * terminals below it and a port's preview beside it when one is open, the
  * agent's chat on the right with the people's talk below it; the split sizes are remembered and
  * each side can be hidden. Every action is in commands/ide-actions.ts, run by its shortcut or from
  * the command palette.
@@ -86,7 +92,7 @@ export function IdeLayout({
   );
   const hasTextFile = activeFile?.phase === "ready" && activeFile.kind === "text";
   const show = (panel: IdePanel) => panels[panel].current?.expand();
-  const showSidebar = (view: "files" | "search") => {
+  const showSidebar = (view: Sidebar) => {
     setSidebar(view);
     show("files");
   };
@@ -160,7 +166,7 @@ export function IdeLayout({
         >
           <div className={styles.sidebar}>
             <div className={styles.sidebarTabs} role="tablist">
-              {(["files", "search", "ports"] as const).map((view) => (
+              {(["files", "search", "git", "ports"] as const).map((view) => (
                 <button
                   key={view}
                   type="button"
@@ -193,6 +199,12 @@ export function IdeLayout({
                 unsavedPaths={() => files.filter((file) => file.dirty).map((file) => file.path)}
               />
             </div>
+            {/* Mounted only while shown: hidden, it would keep asking git for status. */}
+            {sidebar === "git" && (
+              <div className={styles.sidebarView}>
+                <SourceControlPanel workspaceId={workspaceId} running={running} />
+              </div>
+            )}
             <div className={styles.sidebarView} hidden={sidebar !== "ports"}>
               <PortsPanel workspaceId={workspaceId} ports={ports} onOpenBeside={setPreviewPort} />
             </div>

@@ -29,6 +29,7 @@ export function useFileChanges(workspaceId: string, editor: EditorController, en
             void queryClient.invalidateQueries({ queryKey: trpc.files.tree.pathKey() });
             void queryClient.invalidateQueries({ queryKey: trpc.files.list.pathKey() });
             editor.resync();
+            void queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() });
             return;
           }
           // Quick open's list changes only when files come or go.
@@ -41,6 +42,9 @@ export function useFileChanges(workspaceId: string, editor: EditorController, en
             });
           }
           editor.fileChanges(data.changes);
+          // Edited files change git's status and diffs (the Source Control panel).
+          void queryClient.invalidateQueries({ queryKey: trpc.git.status.pathKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.git.diff.pathKey() });
         },
         onError: (error) => {
           if (!redirectIfLoggedOut(error)) toasts.error(`Live file updates stopped: ${errorMessage(error)}`);

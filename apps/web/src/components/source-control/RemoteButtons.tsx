@@ -1,0 +1,82 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { errorMessage } from "../../lib/errors/error-message";
+import { useTRPC } from "../../lib/trpc/client";
+import { PendingButton } from "../controls/PendingButton";
+import styles from "./source-control.module.css";
+
+type RemoteAction = "fetch" | "pull" | "push";
+const LABELS: Record<RemoteAction, string> = { fetch: "Fetch", pull: "Pull", push: "Push" };
+
+/**
+ * Fetch, Pull and Push: each answers when git has finished with git's own closing message or
+ * failure; meanwhile the button spins. (git's progress lines stream on `git.events`, which the
+ * panel cannot hold open beside the IDE's other streams: see use-git-refresh.ts.) A branch
+ * without an upstream is pushed to origin and set to track it.
+ */
+export function RemoteButtons({ workspaceId, hasUpstream }: { workspaceId: string; hasUpstream: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const egress = useQuery(trpc.workspace.get.queryOptions({ workspaceId })).data?.egress;
+  const [running, setRunning] = useState<RemoteAction | null>(null);
+  const options = {
+    onSettled: () => {
+      setRunning(null);
+      void queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() });
+    },
+  };
+  const calls = {
+    fetch: useMutation(trpc.git.fetch.mutationOptions(options)),
+    pull: useMutation(trpc.git.pull.mutationOptions(options)),
+    push: useMutation(trpc.git.push.mutationOptions(options)),
+  };
+  const last = Object.values(calls).find((call) => call.isError || call.isSuccess);
+
+  const start = (action: RemoteAction) => {
+    for (const call of Object.values(calls)) call.reset();
+    setRunning(action);
+    calls[action].mutate({ workspaceId, setUpstream: action === "push" && !hasUpstream });
+  };
+
+  return (
+    <div className={styles.remote}>
+      <div className={styles.line}>
+        {(["fetch", "pull", "push"] as const).map((action) => (
+          <PendingButton
+            key={action}
+            pending={running === action}
+            className="button"
+            data-testid={`git-${action}`}
+            disabled={running !== null}
+            onClick={() => start(action)}
+          >
+            {LABELS[action]}
+          </PendingButton>
+        ))}
+      </div>
+      {running && (
+        <output className={styles.progress} data-testid="git-progress">
+          {LABELS[running]}ing… (git answers when it has finished)
+        </output>
+      )}
+      {egress === false && (
+        <p className={styles.muted} data-testid="git-no-egress">
+          This workspace has no network access: pushes, pulls and fetches need egress (the owner can turn it
+          on) unless the administrator allowed the git host.
+        </p>
+      )}
+      {!running && last?.isError && (
+        <p className={styles.error} role="alert" data-testid="git-remote-error">
+          {errorMessage(last.error)}
+        </p>
+      )}
+      {!running && last?.isSuccess && (
+        <output className={styles.muted} data-testid="git-remote-message">
+          {last.data.message}
+        </output>
+      )}
+    </div>
+  );
+}

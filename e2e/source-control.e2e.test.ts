@@ -1,0 +1,286 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TRPCClient } from "@trpc/client";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type GitServer,
+  makeRepository,
+  startGitServer,
+} from "../apps/sandbox/src/imports/testing/git-server";
+import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
+import type { AppRouter } from "../apps/sandbox/src/trpc/router";
+import { useAgentWorkspace } from "./support/agent-workspace";
+import { launchBrowser, waitForTerminal } from "./support/browser";
+import { peopleOn } from "./support/people";
+import { type Stack, startStack } from "./support/stack";
+
+const panel = (page: Page) => page.getByTestId("source-control-panel");
+const fileIn = (page: Page, group: "staged" | "changes", file: string) =>
+  panel(page).locator(`[data-testid=changes-${group}] [data-testid=change-file][data-path="${file}"]`);
+const hunks = (page: Page) => page.getByTestId("diff-view").getByTestId("diff-hunk");
+
+/** git on this machine, as the people upstream run it. */
+const hostGit = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "Upstream",
+      GIT_AUTHOR_EMAIL: "upstream@example.invalid",
+      GIT_COMMITTER_NAME: "Upstream",
+      GIT_COMMITTER_EMAIL: "upstream@example.invalid",
+    },
+  }).toString();
+
+/** Forty numbered lines; `change` replaces some of them. */
+const lines = (change: Record<number, string> = {}) =>
+  `${Array.from({ length: 40 }, (_, i) => change[i] ?? `line ${i}`).join("\n")}\n`;
+
+/**
+ * The Source Control panel in Chromium, on a workspace whose repository was made in its terminal:
+ * the owner stages one hunk of two from the diff and commits it; a viewer guest sees the same
+ * changes and diff with no control that changes anything.
+ */
+describe("source control in Chromium", () => {
+  const made = useAgentWorkspace("repo");
+  const { ownerIde, join } = peopleOn(made);
+  let api: TRPCClient<AppRouter>;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    ({ api, workspaceId } = made());
+    await api.files.write.mutate({ workspaceId, path: "notes.txt", content: lines() });
+    // A conversation shows in the chat, as in daily use: the page then holds five live streams, and
+    // the panel must not take the last connection the browser allows (the diff would never load).
+    await api.session.create.mutate({ workspaceId });
+  });
+
+  it("stages one hunk of two from the diff, commits it, and leaves the other under Changes", async () => {
+    const owner = await ownerIde();
+    const terminal = owner.locator('[data-testid=terminal]:not([hidden])[data-state="open"]');
+    await terminal.waitFor({ timeout: 30_000 });
+    await terminal.click();
+    // The sum is printed only when every step worked, and is not in the command itself.
+    await owner.keyboard.type(
+      "git init -q && git add -A && git -c user.name=Setup -c user.email=setup@example.invalid commit -qm first && echo REPO-$((40+2))\n",
+    );
+    await waitForTerminal(owner, /REPO-42/, 30_000);
+    // Two changes far apart: two hunks.
+    await api.files.write.mutate({
+      workspaceId,
+      path: "notes.txt",
+      content: lines({ 2: "line 2 staged from the diff", 30: "line 30 left for later" }),
+    });
+
+    await owner.getByTestId("sidebar-git").click();
+    await fileIn(owner, "changes", "notes.txt").waitFor({ timeout: 20_000 });
+    expect(await owner.getByTestId("git-branch").innerText()).toMatch(/main|master/);
+    await fileIn(owner, "changes", "notes.txt").locator("button").first().click();
+    await expect.poll(() => hunks(owner).count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => hunks(owner).first().innerText()).toContain("line 2 staged from the diff");
+
+    await hunks(owner).first().getByTestId("hunk-stage").click();
+    await fileIn(owner, "staged", "notes.txt").waitFor({ timeout: 15_000 });
+    // The diff of the changes left holds the other hunk only.
+    await expect.poll(() => hunks(owner).count(), { timeout: 15_000 }).toBe(1);
+    expect(await hunks(owner).first().innerText()).toContain("line 30 left for later");
+
+    await owner.getByTestId("commit-message").fill("Stage one hunk from the panel");
+    await owner.getByTestId("commit-button").click();
+    const newest = panel(owner).getByTestId("commit-entry").first();
+    await expect
+      .poll(() => newest.innerText(), { timeout: 15_000 })
+      .toContain("Stage one hunk from the panel");
+    await expect.poll(() => fileIn(owner, "staged", "notes.txt").count(), { timeout: 15_000 }).toBe(0);
+    expect(await fileIn(owner, "changes", "notes.txt").count()).toBe(1);
+    expect(await owner.getByTestId("commit-message").inputValue()).toBe("");
+
+    // The workspace has no network and the repository no remote: the panel says so, and a push
+    // shows git's own message under the buttons.
+    expect(await owner.getByTestId("git-no-egress").innerText()).toMatch(/no network access/);
+    await owner.getByTestId("git-push").click();
+    await expect
+      .poll(() => owner.getByTestId("git-remote-error").innerText(), { timeout: 20_000 })
+      .toMatch(/^fatal: /);
+
+    // What git itself says: the commit has the first hunk, the work tree still the second.
+    const [commit] = await api.git.log.query({ workspaceId, limit: 1 });
+    expect(commit?.subject).toBe("Stage one hunk from the panel");
+    const left = await api.git.diff.query({ workspaceId, path: "notes.txt" });
+    expect(left.patch).toContain("+line 30 left for later");
+    expect(left.patch).not.toContain("line 2 staged from the diff");
+  });
+
+  it("shows a viewer guest the changes and the diff live, without any control that changes something", async () => {
+    const { page: viewer } = await join("viewer", "Vera");
+    await viewer.getByTestId("sidebar-git").click();
+    await fileIn(viewer, "changes", "notes.txt").waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() => panel(viewer).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
+      .toContain("Stage one hunk from the panel");
+    await fileIn(viewer, "changes", "notes.txt").locator("button").first().click();
+    await expect.poll(() => hunks(viewer).count(), { timeout: 15_000 }).toBe(1);
+    expect(await hunks(viewer).first().innerText()).toContain("line 30 left for later");
+
+    for (const control of [
+      "hunk-stage",
+      "hunk-unstage",
+      "file-stage",
+      "file-unstage",
+      "file-discard",
+      "changes-all",
+      "commit-message",
+      "commit-button",
+      "branch-select",
+      "branch-new",
+      "git-fetch",
+      "git-pull",
+      "git-push",
+    ]) {
+      expect(await viewer.getByTestId(control).count(), control).toBe(0);
+    }
+
+    // What others do shows at once: a file made through the API, and the owner staging.
+    await api.files.write.mutate({ workspaceId, path: "later.txt", content: "new\n" });
+    await fileIn(viewer, "changes", "later.txt").waitFor({ timeout: 15_000 });
+    await api.git.stage.mutate({ workspaceId, paths: ["notes.txt"] });
+    await fileIn(viewer, "staged", "notes.txt").waitFor({ timeout: 15_000 });
+  });
+
+  it("lists a merge's conflicted file under Conflicts with git's text, and Mark resolved stages it", async () => {
+    const owner = await ownerIde();
+    const terminal = owner.locator('[data-testid=terminal]:not([hidden])[data-state="open"]');
+    await terminal.waitFor({ timeout: 30_000 });
+    await terminal.click();
+    // Both branches add clash.txt with other text: the merge stops with a conflict.
+    const commit = "git -c user.name=Setup -c user.email=setup@example.invalid commit -q";
+    await owner.keyboard.type(
+      `${commit}am base && git switch -qc side && echo side > clash.txt && git add clash.txt && ${commit}m side && git switch -q - && echo ours > clash.txt && git add clash.txt && ${commit}m ours; git -c user.name=Setup -c user.email=setup@example.invalid merge side; echo MERGE-$((40+3))\n`,
+    );
+    await waitForTerminal(owner, /MERGE-43/, 30_000);
+
+    await owner.getByTestId("sidebar-git").click();
+    const conflicted = panel(owner).locator(
+      '[data-testid=changes-conflicts] [data-testid=change-file][data-path="clash.txt"]',
+    );
+    await conflicted.waitFor({ timeout: 20_000 });
+    await conflicted.locator("button").first().click();
+    await expect
+      .poll(() => owner.getByTestId("diff-raw").innerText(), { timeout: 15_000 })
+      .toMatch(/<<<<<<<[\s\S]*>>>>>>>/);
+    await owner.getByTestId("diff-close").click();
+
+    await api.files.write.mutate({ workspaceId, path: "clash.txt", content: "both\n" });
+    await conflicted.getByTestId("file-stage").click();
+    await fileIn(owner, "staged", "clash.txt").waitFor({ timeout: 15_000 });
+    expect(await conflicted.count()).toBe(0);
+    await owner.getByTestId("commit-message").fill("Merge side, resolved in the panel");
+    await owner.getByTestId("commit-button").click();
+    await expect
+      .poll(() => panel(owner).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
+      .toContain("Merge side, resolved in the panel");
+    const [merge] = await api.git.log.query({ workspaceId, limit: 1 });
+    expect(merge?.parents).toHaveLength(2);
+  });
+});
+
+/**
+ * Push and Pull from the panel against a real git server on this machine (git http-backend), which
+ * the workspace reaches through its egress and CODER_EGRESS_ALLOW.
+ */
+describe("pushing and pulling from the Source Control panel, in Chromium", () => {
+  let server: GitServer;
+  let stack: Stack;
+  let browser: Browser;
+  let api: TRPCClient<AppRouter>;
+  let workspaceId: string;
+  const bare = () => path.join(server.root, "shared.git");
+
+  beforeAll(async () => {
+    server = await startGitServer((root) => {
+      makeRepository(root, "shared");
+      // git http-backend takes pushes only from a logged-in user unless the repository says so.
+      hostGit(path.join(root, "shared.git"), "config", "http.receivepack", "true");
+    });
+    [stack, browser] = await Promise.all([
+      startStack({ env: { CODER_EGRESS_ALLOW: server.allow } }),
+      launchBrowser(),
+    ]);
+    api = trpcClient(stack.url, await login(stack.url, stack.token));
+    workspaceId = (
+      await api.workspace.create.mutate({
+        name: "cloned",
+        egress: true,
+        source: { type: "git", url: `${server.url}/shared.git` },
+      })
+    ).id;
+    await waitForStatus(api, workspaceId, "running");
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await server?.close();
+  });
+
+  it("commits a file, pushes it with the button, pulls what someone else pushed, and pushes a new branch with its upstream", async () => {
+    const { ownerIde } = peopleOn(() => ({ stack, browser, api, workspaceId }), "[data-testid=sidebar-git]");
+    const owner = await ownerIde();
+    await owner.getByTestId("sidebar-git").click();
+    const upstream = owner.getByTestId("git-upstream");
+    await expect.poll(() => upstream.innerText(), { timeout: 20_000 }).toBe("→ origin/main ↑0 ↓0");
+    expect(await owner.getByTestId("git-no-egress").count()).toBe(0);
+
+    await api.files.write.mutate({ workspaceId, path: "from-the-panel.txt", content: "pushed\n" });
+    await fileIn(owner, "changes", "from-the-panel.txt").getByTestId("file-stage").click();
+    await fileIn(owner, "staged", "from-the-panel.txt").waitFor({ timeout: 15_000 });
+    await owner.getByTestId("commit-message").fill("Pushed from the panel");
+    await owner.getByTestId("commit-button").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 15_000 }).toBe("→ origin/main ↑1 ↓0");
+
+    await owner.getByTestId("git-push").click();
+    await expect
+      .poll(() => owner.getByTestId("git-remote-message").innerText(), { timeout: 60_000 })
+      .toMatch(/main -> main/);
+    await expect.poll(() => upstream.innerText(), { timeout: 15_000 }).toBe("→ origin/main ↑0 ↓0");
+    expect(hostGit(bare(), "log", "-1", "--format=%s", "main").trim()).toBe("Pushed from the panel");
+
+    // Someone else pushes; Fetch shows the branch behind, Pull brings the commit in.
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "coder-upstream-"));
+    try {
+      hostGit(elsewhere, "clone", "--quiet", bare(), ".");
+      writeFileSync(path.join(elsewhere, "upstream.txt"), "from upstream\n");
+      hostGit(elsewhere, "add", "upstream.txt");
+      hostGit(elsewhere, "commit", "--quiet", "-m", "Upstream work");
+      hostGit(elsewhere, "push", "--quiet", "origin", "main");
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    await owner.getByTestId("git-fetch").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 60_000 }).toBe("→ origin/main ↑0 ↓1");
+    await owner.getByTestId("git-pull").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 60_000 }).toBe("→ origin/main ↑0 ↓0");
+    await expect
+      .poll(() => panel(owner).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
+      .toContain("Upstream work");
+
+    // A new branch from the picker has no upstream; Push makes origin/topic its upstream.
+    await owner.getByTestId("branch-new").click();
+    await owner.getByTestId("branch-name").fill("topic");
+    await owner.getByTestId("branch-create").click();
+    await expect
+      .poll(() => owner.getByTestId("git-branch").innerText(), { timeout: 15_000 })
+      .toMatch(/^topic\s+no upstream/);
+    await owner.getByTestId("git-push").click();
+    await expect.poll(() => upstream.innerText(), { timeout: 60_000 }).toBe("→ origin/topic ↑0 ↓0");
+    expect(hostGit(bare(), "branch", "--list", "topic").trim()).toBe("topic");
+    await owner.getByTestId("branch-select").selectOption("main");
+    await expect
+      .poll(() => owner.getByTestId("git-branch").innerText(), { timeout: 15_000 })
+      .toMatch(/^main/);
+  });
+});
