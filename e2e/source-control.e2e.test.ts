@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,6 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type GitServer,
+  hostGit,
   makeRepository,
   startGitServer,
 } from "../apps/sandbox/src/imports/testing/git-server";
@@ -21,21 +21,6 @@ const panel = (page: Page) => page.getByTestId("source-control-panel");
 const fileIn = (page: Page, group: "staged" | "changes", file: string) =>
   panel(page).locator(`[data-testid=changes-${group}] [data-testid=change-file][data-path="${file}"]`);
 const hunks = (page: Page) => page.getByTestId("diff-view").getByTestId("diff-hunk");
-
-/** git on this machine, as the people upstream run it. */
-const hostGit = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd,
-    env: {
-      ...process.env,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "Upstream",
-      GIT_AUTHOR_EMAIL: "upstream@example.invalid",
-      GIT_COMMITTER_NAME: "Upstream",
-      GIT_COMMITTER_EMAIL: "upstream@example.invalid",
-    },
-  }).toString();
 
 /** Forty numbered lines; `change` replaces some of them. */
 const lines = (change: Record<number, string> = {}) =>

@@ -1,28 +1,13 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { GitEvent } from "@coder/protocol";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GitServer, makeRepository, startGitServer } from "../imports/testing/git-server";
+import { type GitServer, hostGit, makeRepository, startGitServer } from "../imports/testing/git-server";
 import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { type TestUser, TestUsers } from "../testing/test-users";
 import { until } from "../testing/until";
-
-const hostGit = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd,
-    env: {
-      ...process.env,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "Upstream",
-      GIT_AUTHOR_EMAIL: "upstream@example.invalid",
-      GIT_COMMITTER_NAME: "Upstream",
-      GIT_COMMITTER_EMAIL: "upstream@example.invalid",
-    },
-  }).toString();
 
 const lines = (n: number, change: Record<number, string> = {}) =>
   `${Array.from({ length: n }, (_, i) => change[i] ?? `line ${i}`).join("\n")}\n`;

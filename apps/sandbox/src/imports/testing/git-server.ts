@@ -24,7 +24,8 @@ export interface GitServer {
   close(): Promise<void>;
 }
 
-function git(cwd: string, ...args: string[]): string {
+/** git on this machine, as the people of an upstream repository run it (no system or user config). */
+export function hostGit(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, {
     cwd,
     env: {
@@ -59,24 +60,24 @@ export function makeRepository(
 ): void {
   const work = mkdtempSync(path.join(tmpdir(), "coder-repo-"));
   try {
-    git(work, "init", "--quiet", "--initial-branch=main");
+    hostGit(work, "init", "--quiet", "--initial-branch=main");
     writeFileSync(path.join(work, "README.md"), "first\n");
-    git(work, "add", "-A");
-    git(work, "commit", "--quiet", "-m", "first");
-    git(work, "tag", "v1");
+    hostGit(work, "add", "-A");
+    hostGit(work, "commit", "--quiet", "-m", "first");
+    hostGit(work, "tag", "v1");
     writeFileSync(path.join(work, "README.md"), "second\n");
     for (const [file, content] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
       writeFileSync(path.join(work, file), content);
     }
-    git(work, "add", "-A");
-    git(work, "commit", "--quiet", "-m", "second");
-    git(work, "checkout", "--quiet", "-b", "feature");
+    hostGit(work, "add", "-A");
+    hostGit(work, "commit", "--quiet", "-m", "second");
+    hostGit(work, "checkout", "--quiet", "-b", "feature");
     writeFileSync(path.join(work, "feature.txt"), "on the branch\n");
-    git(work, "add", "-A");
-    git(work, "commit", "--quiet", "-m", "feature");
-    git(work, "checkout", "--quiet", "main");
-    git(root, "clone", "--quiet", "--bare", work, `${name}.git`);
+    hostGit(work, "add", "-A");
+    hostGit(work, "commit", "--quiet", "-m", "feature");
+    hostGit(work, "checkout", "--quiet", "main");
+    hostGit(root, "clone", "--quiet", "--bare", work, `${name}.git`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
