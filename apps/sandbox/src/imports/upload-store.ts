@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -119,7 +119,11 @@ export class UploadStore {
     const file = path.join(this.dir, id);
     const maxBytes = this.maxBytes;
     const overBudget = () => sender.guest && this.bytesOf(sender.person) > GUEST_BYTES_IN_CAPS * maxBytes;
+    const part = `${file}.part`;
     try {
+      // Opened before any byte flows: a stream that opened its own file could still be opening
+      // when the cap rejects, and create the file after the clean-up below removed it.
+      const out = await open(part, "wx", 0o600);
       await pipeline(
         body,
         async function* capped(source: AsyncIterable<Buffer>) {
@@ -130,11 +134,11 @@ export class UploadStore {
             yield chunk;
           }
         },
-        createWriteStream(`${file}.part`, { flags: "wx", mode: 0o600 }),
+        out.createWriteStream(),
       );
-      await rename(`${file}.part`, file);
+      await rename(part, file);
     } catch (err) {
-      await rm(`${file}.part`, { force: true });
+      await rm(part, { force: true });
       throw err;
     } finally {
       this.arriving.delete(arriving);
