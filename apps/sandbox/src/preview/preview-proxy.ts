@@ -31,9 +31,12 @@ const NOT_ORIGIN_FORM = "the request must name a path";
 const FORBIDDEN = "you may not open this preview: its owner keeps it to the people of the workspace";
 const STALE_LINK = "this preview link was already used or has expired; open the preview again from the IDE";
 
-/** Why a port could not be reached, for the person looking at the preview. */
+/** Why a port gave no answer, for the person looking at the preview. */
 function unreachable(target: PreviewTarget, error: unknown): string {
   if (error instanceof ServiceError) return `${error.message}.`;
+  // The tunnel reached the port, then the app hung up before it answered (a crash, a dropped request).
+  if ((error as NodeJS.ErrnoException).code === "ECONNRESET")
+    return `the app on port ${target.port} closed the connection without answering; see its output in the terminal.`;
   return `port ${target.port} of the workspace cannot be reached; is the workspace running?`;
 }
 

@@ -158,6 +158,13 @@ describe("previews of the web apps a workspace serves", () => {
       expect(answer.body).toContain(`nothing listens on port ${port}`);
     });
 
+    it("answers a plain 502 page saying the app closed the connection when it hangs up without answering", async () => {
+      const answer = await request(`${root}drop`, { headers: { cookie: await ownerCookie() } });
+      expect(answer.status).toBe(502);
+      expect(answer.headers["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(answer.body).toContain(`the app on port ${APP_PORT} closed the connection without answering`);
+    });
+
     it("answers 421 for a host under the preview domain that is not exactly a preview origin", async () => {
       const port = new URL(t.url).port;
       for (const host of [

@@ -1,7 +1,7 @@
 /**
  * A web app for the preview tests, run in a workspace with `node -e APP_SERVER <port>` (the image's
  * own node, no packages): `/` says hello, `/headers` echoes the request's headers as JSON,
- * `/big?mb=N` streams N MB (writing only as fast as it is read; `/progress` says how much it wrote
+ * `/drop` closes the connection without answering, `/big?mb=N` streams N MB (writing only as fast as it is read; `/progress` says how much it wrote
  * so far), `/chunked` answers in three chunks, `/echo` streams the request's body back, and a
  * WebSocket upgrade echoes each text frame.
  */
@@ -16,6 +16,7 @@ const server = http.createServer((req, res) => {
     return res.end(JSON.stringify(req.headers));
   }
   if (url.pathname === "/progress") return res.end(String(written));
+  if (url.pathname === "/drop") return req.socket.destroy();
   if (url.pathname === "/echo") return req.pipe(res);
   if (url.pathname === "/chunked") {
     res.write("one,");
