@@ -348,6 +348,7 @@ export class DockerDriver implements WorkspaceDriver {
       outputLimit: spec.outputLimit,
       timeoutMs: spec.timeoutMs,
       stdoutOnly: true,
+      signal: spec.signal,
     });
     return { exitCode: statusCode, stdout: output };
   }

@@ -12,15 +12,18 @@ export interface JobResult {
 /**
  * Runs a one-off container (no TTY) to its end and returns its exit code and output (stdout and
  * stderr, or only stdout with `stdoutOnly`); the container is removed whatever happens. With
- * `timeoutMs`, a job still running then is killed and an error thrown.
+ * `timeoutMs`, a job still running then is killed and an error thrown; so it is at once when
+ * `signal` aborts (with the signal's reason).
  */
 export async function runJobContainer(
   docker: Docker,
   options: ContainerCreateOptions,
-  limits: { outputLimit: number; timeoutMs?: number; stdoutOnly?: boolean },
+  limits: { outputLimit: number; timeoutMs?: number; stdoutOnly?: boolean; signal?: AbortSignal },
 ): Promise<JobResult> {
+  limits.signal?.throwIfAborted();
   const container = await docker.createContainer(options);
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     let output = "";
     const sink = new Writable({
@@ -39,11 +42,19 @@ export async function runJobContainer(
       const seconds = limits.timeoutMs / 1000;
       timer = setTimeout(() => reject(new Error(`the job did not finish in ${seconds} s`)), limits.timeoutMs);
     });
-    const { StatusCode } = await Promise.race([waited, timeout]);
+    const aborted = new Promise<never>((_, reject) => {
+      const signal = limits.signal;
+      if (!signal) return;
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    const { StatusCode } = await Promise.race([waited, timeout, aborted]);
     await ended;
     return { statusCode: StatusCode, output };
   } finally {
     clearTimeout(timer);
+    if (onAbort) limits.signal?.removeEventListener("abort", onAbort);
     await container.remove({ force: true }).catch(() => undefined);
   }
 }

@@ -68,6 +68,8 @@ export interface BrowserJobSpec {
   timeoutMs: number;
   /** The most of its standard output kept (the end of it). */
   outputLimit: number;
+  /** Its abort kills the job at once (a cancelled turn), rejecting with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface DriverEvent {

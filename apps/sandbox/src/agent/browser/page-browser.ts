@@ -35,9 +35,10 @@ export class PageBrowser {
     private readonly log: (line: string) => void,
   ) {}
 
-  load(workspaceId: string, request: PreviewRequest): Promise<PreviewPage> {
+  /** Loads the page; an abort of `signal` (the turn was cancelled) stops the browser at once. */
+  load(workspaceId: string, request: PreviewRequest, signal?: AbortSignal): Promise<PreviewPage> {
     const previous = this.latest.get(workspaceId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.loadNow(workspaceId, request));
+    const next = previous.catch(() => undefined).then(() => this.loadNow(workspaceId, request, signal));
     this.latest.set(workspaceId, next);
     const forget = () => {
       if (this.latest.get(workspaceId) === next) this.latest.delete(workspaceId);
@@ -46,7 +47,12 @@ export class PageBrowser {
     return next;
   }
 
-  private async loadNow(workspaceId: string, request: PreviewRequest): Promise<PreviewPage> {
+  private async loadNow(
+    workspaceId: string,
+    request: PreviewRequest,
+    signal?: AbortSignal,
+  ): Promise<PreviewPage> {
+    if (signal?.aborted) throw cancelled();
     if ((await this.driver.state(workspaceId)) !== "running") {
       throw new ToolError(
         "unavailable",
@@ -70,8 +76,10 @@ export class PageBrowser {
         args: [args],
         timeoutMs,
         outputLimit: MAX_ANSWER_CHARS,
+        signal,
       });
     } catch (error) {
+      if (signal?.aborted) throw cancelled();
       this.log(`preview of port ${request.port} in ${workspaceId}: ${(error as Error).stack ?? error}`);
       if (Date.now() - started >= timeoutMs) {
         throw new ToolError("timeout", `the browser did not finish within ${timeoutMs / 1000} s`);
@@ -131,4 +139,8 @@ function loadFailure(port: number, error: string): ToolError {
     );
   }
   return new ToolError("unavailable", `the page on port ${port} could not be loaded: ${error}`);
+}
+
+function cancelled(): ToolError {
+  return new ToolError("aborted", "the preview was cancelled with the turn");
 }

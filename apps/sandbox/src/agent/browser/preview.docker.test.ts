@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostBridgeAddress, jobContainers } from "../../docker/testing/engine-probes";
 import type { AttachedProcess } from "../../driver/workspace-driver";
 import { instanceDriver } from "../../testing/harness";
+import { until } from "../../testing/until";
 import type { ScriptedAgent } from "../testing/scripted-agent";
 import { startScriptedAgent } from "../testing/scripted-agent";
 
@@ -22,6 +23,7 @@ function appScript(outside: string[]): string {
   return `
     require("http").createServer((req, res) => {
       res.setHeader("content-type", "text/html");
+      if (req.url === "/never") return; // a page that never finishes loading
       res.end(req.url === "/reach" ? ${JSON.stringify(reach)} : ${JSON.stringify(page)});
     }).listen(${PORT}, "127.0.0.1", () => console.log("listening"));`;
 }
@@ -128,6 +130,25 @@ describe("the agent's preview tool, with its browser beside a real workspace", (
       error: { message: `nothing answers on port ${CLOSED_PORT} in the workspace` },
     });
     expect(told).toContain(`nothing answers on port ${CLOSED_PORT} in the workspace`);
+  });
+
+  it("stops the browser at once when the person cancels the turn, leaving no container", async () => {
+    agent.model.push({ toolCalls: [{ name: "preview", args: { port: PORT, path: "/never" } }] });
+    const { id, events } = await agent.session(streams.signal);
+    const { turnId } = await agent.t.api.session.prompt.mutate({
+      sessionId: id,
+      text: "look at the slow page",
+    });
+    await until(
+      async () => (await jobContainers(agent.t.instance, agent.workspaceId)).length > 0,
+      "the browser job started",
+    );
+    await agent.t.api.session.abort.mutate({ sessionId: id });
+    await events.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId, 20_000);
+    await until(
+      async () => (await jobContainers(agent.t.instance, agent.workspaceId)).length === 0,
+      "the browser job is gone",
+    );
   });
 
   it("leaves no browser container behind", async () => {

@@ -97,11 +97,11 @@ export function agentServices(
       };
     },
 
-    async preview(args) {
+    async preview(args, ctx) {
       if (!turn.deps.browser) {
         throw new ToolError("unavailable", "this service has no browser to load pages with");
       }
-      return turn.deps.browser.load(turn.session.workspaceId, args);
+      return turn.deps.browser.load(turn.session.workspaceId, args, ctx.abort);
     },
 
     async batch(args) {
