@@ -131,7 +131,10 @@ describe("an agent turn as a commit", () => {
       { toolCalls: [{ name: "read", args: { path: "feature.txt" } }] },
       {
         toolCalls: [
-          { name: "edit", args: { path: "feature.txt", old_string: "feature", new_string: "feature, changed" } },
+          {
+            name: "edit",
+            args: { path: "feature.txt", old_string: "feature", new_string: "feature, changed" },
+          },
         ],
       },
       { text: "Done." },
