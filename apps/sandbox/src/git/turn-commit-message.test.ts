@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { plainTurnMessage } from "./turn-commit-message";
 
-const files = [{ path: "a.ts", status: "modified" as const, additions: 1, deletions: 1 }];
+const files = [{ path: "a.ts", status: "modified" as const, additions: 1, deletions: 1, binary: false }];
 
 describe("the plain message of a turn's commit", () => {
   it("is the prompt's first line, on one line and at most 72 characters", () => {
