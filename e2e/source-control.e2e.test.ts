@@ -155,10 +155,11 @@ describe("source control in Chromium", () => {
     );
     await conflicted.waitFor({ timeout: 20_000 });
     await conflicted.locator("button").first().click();
+    // A conflicted file opens in the three-way view (e2e/turn-commit-conflict.e2e.test.ts resolves one there).
     await expect
-      .poll(() => owner.getByTestId("diff-raw").innerText(), { timeout: 15_000 })
+      .poll(() => owner.getByTestId("conflict-result").innerText(), { timeout: 15_000 })
       .toMatch(/<<<<<<<[\s\S]*>>>>>>>/);
-    await owner.getByTestId("diff-close").click();
+    await owner.getByTestId("conflict-close").click();
 
     await api.files.write.mutate({ workspaceId, path: "clash.txt", content: "both\n" });
     await conflicted.getByTestId("file-stage").click();

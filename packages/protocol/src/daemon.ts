@@ -13,11 +13,13 @@ import {
   gitBranches,
   gitBranchName,
   gitCommitResult,
+  gitConflict,
   gitDiff,
   gitLogEntry,
   gitRemoteName,
   gitRemoteResult,
   gitStatus,
+  gitTurnCommitResult,
   MAX_COMMIT_MESSAGE_CHARS,
   MAX_GIT_CHANGED_ENTRIES,
   MAX_GIT_LOG,
@@ -157,6 +159,22 @@ function gitMethods() {
       }),
       result: gitCommitResult,
     },
+    /**
+     * One commit of exactly `paths` as they are in the work tree (`git commit --only`), leaving
+     * the rest of the index alone; with `branch`, on that new branch made at HEAD.
+     */
+    "git.commitPaths": {
+      params: z.object({
+        paths: gitPaths,
+        message: z.string().min(1).max(MAX_COMMIT_MESSAGE_CHARS),
+        author: z.object({ name: z.string().min(1).max(256), email: z.string().min(3).max(320) }),
+        trailers: z.array(z.string().min(1).max(500)).max(8).default([]),
+        branch: gitBranchName.optional(),
+      }),
+      result: gitTurnCommitResult,
+    },
+    /** A conflicted file's base, ours and theirs from the index. */
+    "git.conflict": { params: z.object({ path: workspacePath }), result: gitConflict },
     "git.branches": { params: z.object({}), result: gitBranches },
     "git.checkout": {
       params: z.object({ branch: gitBranchName, create: z.boolean().default(false) }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { answeredPath, workspacePath } from "./files";
+import { answeredPath, fileVersion, workspacePath } from "./files";
+import { entityId } from "./session";
 import { workspaceId } from "./workspace";
 
 /**
@@ -121,6 +122,32 @@ export const gitCommitResult = z.object({
   summary: z.string().max(MAX_GIT_LINE_CHARS * 4),
 });
 
+/** What `git.commitTurn` and `git.branchFromTurn` answer: the commit, the files in it, the new branch. */
+export const gitTurnCommitResult = gitCommitResult.extend({
+  paths: z.array(answeredPath).max(MAX_GIT_PATHS),
+  branch: z.string().max(1000).nullable(),
+});
+export type GitTurnCommitResult = z.infer<typeof gitTurnCommitResult>;
+
+/**
+ * A conflicted file's sides (the index's stages 1-3; null where that side has no such file) and
+ * `result`, the file in the work tree as the merge left it (null when it is not there).
+ */
+export const gitConflict = z.object({
+  path: answeredPath,
+  base: z.string().max(MAX_GIT_PATCH_CHARS).nullable(),
+  ours: z.string().max(MAX_GIT_PATCH_CHARS).nullable(),
+  theirs: z.string().max(MAX_GIT_PATCH_CHARS).nullable(),
+  /** A side was longer than MAX_GIT_PATCH_CHARS and is cut: resolve this file in the editor. */
+  truncated: z.boolean(),
+});
+export const gitConflictView = gitConflict.extend({
+  result: z.string().max(MAX_GIT_PATCH_CHARS).nullable(),
+  /** The version of the file read as `result`: a write of the resolution sends it back (files.write). */
+  version: fileVersion.nullable(),
+});
+export type GitConflictView = z.infer<typeof gitConflictView>;
+
 /** What a panel hears about a workspace's repository: refetch (`changed`), or a line of a running fetch/pull/push. */
 export const gitEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("changed") }),
@@ -162,6 +189,21 @@ export const gitCommitInput = z.object({
     .refine((m) => m.trim() !== "", "write a commit message"),
   amend: z.boolean().default(false),
 });
+const turnCommitMessage = z
+  .string()
+  .max(MAX_COMMIT_MESSAGE_CHARS)
+  .refine((m) => m.trim() !== "", "write a commit message")
+  .optional();
+/** One commit of the files an agent turn changed; without `message` the model proposes one. */
+export const gitCommitTurnInput = z.object({
+  workspaceId,
+  sessionId: entityId,
+  turnId: entityId,
+  message: turnCommitMessage,
+});
+/** The same on a new branch made at HEAD (and checked out). */
+export const gitBranchFromTurnInput = gitCommitTurnInput.extend({ branch: gitBranchName });
+export const gitConflictInput = z.object({ workspaceId, path: workspacePath });
 export const gitBranchesInput = z.object({ workspaceId });
 export const gitCheckoutInput = z.object({
   workspaceId,

@@ -23,12 +23,14 @@ import { EventLog } from "./events/event-log";
 import { noticeWakeups } from "./events/notice-wakeups";
 import { SessionRecorder } from "./events/recorder";
 import { PendingRequests } from "./interaction/pending-requests";
+import type { ProviderModel } from "./loop/retrying-model";
 import { INTERRUPTED, SERVICE_STOPPING } from "./loop/turn";
 import { startTurn } from "./loop/turn-start";
 import type { RuntimeDeps } from "./loop/turn-state";
 import { ModelCatalog } from "./models/catalog";
 import { bashParser } from "./permissions/bash-grammar";
 import type { AgentPresence } from "./presence/agent-presence";
+import { type TurnOrigin, turnOrigin } from "./snapshots/turn-origin";
 import { type RevertResult, TurnChanges } from "./snapshots/turn-revert";
 import { turnSummaries } from "./snapshots/turn-summaries";
 import { SessionStore } from "./store/session-store";
@@ -371,6 +373,16 @@ export class AgentService {
   async turnDiff(ref: TurnRef): Promise<TurnDiff> {
     await this.store.get(ref.sessionId);
     return this.turnChanges.diff(ref);
+  }
+
+  /** A turn's state, prompt and prompter: what a commit of it is made from (git/turn-commit.ts). */
+  turnOrigin(ref: TurnRef): Promise<TurnOrigin> {
+    return turnOrigin(this.options.db, ref);
+  }
+
+  /** The model a session's turns use, for a short task beside them (a commit message). */
+  async sessionModel(sessionId: string): Promise<ProviderModel> {
+    return (await this.models.resolve((await this.store.get(sessionId)).model)).model;
   }
 
   /** Puts the files a turn changed back as they were before it. */

@@ -1,4 +1,4 @@
-import type { Principal } from "../auth/principal";
+import type { Prompter } from "../agent/snapshots/turn-origin";
 
 export interface CommitAuthor {
   name: string;
@@ -9,12 +9,13 @@ export interface CommitAuthor {
 const clean = (text: string) => text.replace(/[<>\0\r\n]/g, "").trim();
 
 /**
- * Who a commit made from the panel is by: the acting person. A user's account name and e-mail
+ * Who a commit is by: the acting person for one made from the panel, the prompt's writer for an
+ * agent turn's (a Principal is a Prompter too). A user's account name and e-mail
  * address; a guest has no address, so theirs names the workspace under `.invalid` (RFC 2606), as
  * does an account without one.
  */
 export async function commitAuthor(
-  principal: Principal,
+  principal: Prompter,
   workspaceId: string,
   emailOf: (userId: string) => Promise<string | null>,
 ): Promise<CommitAuthor> {

@@ -7,6 +7,8 @@ import {
   MAX_GIT_PATCH_CHARS,
 } from "@coder/protocol";
 import type { DaemonHandler } from "../rpc/dispatch";
+import { commitPaths } from "./commit-paths";
+import { conflictStages } from "./conflict-stages";
 import type { AskCredential } from "./credential-channel";
 import { checkPatchPaths } from "./patch-paths";
 import { gitMessage, type RunGitOptions, runGit } from "./run-git";
@@ -143,6 +145,8 @@ export function gitMethods({ root, progress, askCredential, log }: GitMethodsOpt
       const [hash = "", summary = ""] = shown.stdout.trim().split(UNIT);
       return { hash, summary: summary.slice(0, 4000) };
     },
+    "git.commitPaths": commitPaths(git),
+    "git.conflict": conflictStages(git),
     "git.branches": async (_params, signal): Promise<GitBranches> => {
       const format = ["%(refname)", "%(objectname)", "%(upstream:short)", "%(HEAD)", "%(symref)"].join(UNIT);
       const run = await git(

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import {
   gitBranchesInput,
+  gitBranchFromTurnInput,
   gitCheckoutInput,
   gitCommitInput,
+  gitCommitTurnInput,
+  gitConflictInput,
   gitDiffInput,
   gitDiscardInput,
   gitEventsInput,
@@ -13,6 +16,8 @@ import {
 } from "@coder/protocol";
 import { tracked } from "@trpc/server";
 import { commitAuthor } from "../../git/commit-author";
+import { conflictView } from "../../git/conflict-view";
+import { commitTurn, type TurnCommitRequest } from "../../git/turn-commit";
 import { router, runningWorkspaceProcedure, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
 
@@ -39,6 +44,36 @@ function remoteCall(method: "git.fetch" | "git.pull" | "git.push") {
           detail: { remote: remote ?? null, branch: branch ?? null, setUpstream },
         });
       }
+      return result;
+    });
+}
+
+/** Commits an agent turn's files (on a new branch with `branch`); git/turn-commit.ts. */
+function turnCommitCall(input: typeof gitCommitTurnInput | typeof gitBranchFromTurnInput) {
+  return runningWorkspaceProcedure("editor")
+    .input(input)
+    .mutation(async ({ ctx, input }) => {
+      const request: TurnCommitRequest = input;
+      const result = await commitTurn(
+        {
+          agent: ctx.agent,
+          daemon: ctx.daemon,
+          emailOf: (id) => ctx.profiles.email(id),
+          log: ctx.log,
+        },
+        request,
+      );
+      recordAct(ctx, {
+        action: "git.committed",
+        workspaceId: ctx.workspaceId,
+        target: result.hash,
+        detail: {
+          summary: result.summary,
+          turnId: input.turnId,
+          sessionId: input.sessionId,
+          branch: result.branch,
+        },
+      });
       return result;
     });
 }
@@ -93,6 +128,17 @@ export const gitRouter = router({
       });
       return result;
     }),
+  /**
+   * One commit of exactly the files an agent turn changed, by the person who prompted it, with a
+   * `Co-authored-by: coder agent` trailer; the message is the given one or the model's proposal.
+   */
+  commitTurn: turnCommitCall(gitCommitTurnInput),
+  /** The same on a new branch made at HEAD and checked out (the name checked by git in the container). */
+  branchFromTurn: turnCommitCall(gitBranchFromTurnInput),
+  /** A conflicted file: base, ours and theirs from the index, and the result in the work tree. */
+  conflict: runningWorkspaceProcedure("viewer")
+    .input(gitConflictInput)
+    .query(({ ctx, input }) => conflictView(ctx.daemon, input.path)),
   checkout: runningWorkspaceProcedure("editor")
     .input(gitCheckoutInput)
     .mutation(async ({ ctx, input }) => {

@@ -98,7 +98,13 @@ export function Conversation({ sessionId, models }: { sessionId: string; models:
                   {turn.error}
                 </div>
               )}
-              {turn && <TurnActions turn={turn} verification={state.verifications[turn.id]} />}
+              {turn && (
+                <TurnActions
+                  workspaceId={state.session.workspaceId}
+                  turn={turn}
+                  verification={state.verifications[turn.id]}
+                />
+              )}
             </div>
           );
         })}

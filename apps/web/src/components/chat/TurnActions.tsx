@@ -7,9 +7,18 @@ import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
 import { DiffView } from "./DiffView";
 import type { Verification } from "./session-state";
+import { TurnCommitActions } from "./TurnCommitActions";
 
 /** Under a finished turn that changed files: its diff, and revert / undo revert. */
-export function TurnActions({ turn, verification }: { turn: TurnSummary; verification?: Verification }) {
+export function TurnActions({
+  workspaceId,
+  turn,
+  verification,
+}: {
+  workspaceId: string;
+  turn: TurnSummary;
+  verification?: Verification;
+}) {
   const trpc = useTRPC();
   const canRevert = useCanEdit();
   const ref = { sessionId: turn.sessionId, turnId: turn.id };
@@ -65,6 +74,9 @@ export function TurnActions({ turn, verification }: { turn: TurnSummary; verific
           )}
           {turn.reverted && <span className={styles.muted}>Reverted</span>}
         </div>
+      )}
+      {turn.changedFiles && canRevert && !turn.reverted && (
+        <TurnCommitActions workspaceId={workspaceId} turn={turn} />
       )}
       {showDiff && diff.isPending && (
         <div className={styles.muted}>

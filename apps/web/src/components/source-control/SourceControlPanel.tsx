@@ -9,6 +9,7 @@ import { BranchPicker } from "./BranchPicker";
 import { ChangeList } from "./ChangeList";
 import { CommitBox } from "./CommitBox";
 import { CommitLog } from "./CommitLog";
+import { ConflictView } from "./ConflictView";
 import { groupChanges } from "./change-groups";
 import { type DiffTarget, DiffView } from "./DiffView";
 import { RemoteButtons } from "./RemoteButtons";
@@ -91,15 +92,26 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
         {repo.truncated && <p className={styles.muted}>Only the first changed files are listed.</p>}
         <CommitLog workspaceId={workspaceId} />
       </div>
-      {selected && (
-        <DiffView
-          key={`${selected.path}:${selected.staged}`}
+      {selected && groups.conflicts.some((f) => f.path === selected.path) ? (
+        <ConflictView
+          key={`conflict:${selected.path}`}
           workspaceId={workspaceId}
-          target={selected}
+          path={selected.path}
           canEdit={canEdit}
           beside={panel}
           onClose={() => setSelected(null)}
         />
+      ) : (
+        selected && (
+          <DiffView
+            key={`${selected.path}:${selected.staged}`}
+            workspaceId={workspaceId}
+            target={selected}
+            canEdit={canEdit}
+            beside={panel}
+            onClose={() => setSelected(null)}
+          />
+        )
       )}
     </section>
   );
