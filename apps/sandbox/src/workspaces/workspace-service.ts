@@ -369,9 +369,12 @@ export class WorkspaceService {
   private bringUp(id: string, steps: (signal: AbortSignal) => Promise<void>): Promise<void> {
     return this.creations.run(id, async (signal) => {
       try {
+        // A connection from before is stale; one made once the container runs (the engine's start
+        // event, a call) reaches the new daemon and is the one to wait for: a second daemon
+        // starting beside it would slow both.
+        this.daemons.reset(id);
         await steps(signal);
         await this.checkpoint(id, signal);
-        this.daemons.reset(id);
         await unlessAborted(this.daemons.connection(id).ensure(this.startPatience(id)), signal, id);
         await this.checkpoint(id, signal);
         this.activity.touch(id);
