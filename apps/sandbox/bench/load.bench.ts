@@ -78,6 +78,8 @@ function agentModel(): Promise<ModelServer> {
   });
 }
 
+const profileDir = process.env.CODER_LOAD_PROFILE_DIR;
+
 /** `count` service processes on one container label: on one PostgreSQL database when more than one. */
 async function startInstances(count: number, model: ModelServer) {
   const instance = newInstance();
@@ -111,23 +113,23 @@ async function startInstances(count: number, model: ModelServer) {
     for (let i = 0; i < count; i++) {
       const dir = mkdtempSync(path.join(tmpdir(), "coder-load-"));
       dirs.push(dir);
-      const started = await spawnService({
-        CODER_IMAGE: requireImage(),
-        CODER_DATA_DIR: dir,
-        CODER_PORT: "0",
-        CODER_INSTANCE: instance,
-        CODER_CPUS: "1",
-        CODER_MEMORY_MB: "1024",
-        CODER_PIDS_LIMIT: "1024",
-        CODER_IDLE_STOP_SECONDS: "0",
-        CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
-        CODER_MODELS: "scripted",
-        ...(databaseUrl ? { CODER_DATABASE_URL: databaseUrl } : {}),
+      const started = await spawnService(
+        {
+          CODER_IMAGE: requireImage(),
+          CODER_DATA_DIR: dir,
+          CODER_PORT: "0",
+          CODER_INSTANCE: instance,
+          CODER_CPUS: "1",
+          CODER_MEMORY_MB: "1024",
+          CODER_PIDS_LIMIT: "1024",
+          CODER_IDLE_STOP_SECONDS: "0",
+          CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
+          CODER_MODELS: "scripted",
+          ...(databaseUrl ? { CODER_DATABASE_URL: databaseUrl } : {}),
+        },
         // CODER_LOAD_PROFILE_DIR: each service process writes a CPU profile there when it stops.
-        ...(process.env.CODER_LOAD_PROFILE_DIR
-          ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.CODER_LOAD_PROFILE_DIR}` }
-          : {}),
-      });
+        profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      );
       children.push(started.child);
       token ??= started.token;
       const cookie = await login(started.url, token ?? "");
