@@ -26,6 +26,7 @@ const modules = [
   "apps/sandbox/bench/accounts.bench.ts",
   "apps/sandbox/bench/git.bench.ts",
   "apps/sandbox/bench/preview.bench.ts",
+  "apps/sandbox/bench/load.bench.ts",
 ];
 /** Suites run together under one name (`npm run bench -- accounts`). */
 const GROUPS: Record<string, string[]> = { accounts: ["audit.bench"] };

@@ -25,7 +25,10 @@ describe("a workspace whose daemon stops answering", () => {
 
   beforeAll(async () => {
     // Shorter than the defaults (10 s ping, 60 s requests) so the test does not wait minutes.
-    const daemon = { command: ["sh", "-c", DAEMON_WRAPPER], timeouts: { pingMs: 3000, requestMs: 5000 } };
+    const daemon = {
+      command: ["sh", "-c", DAEMON_WRAPPER],
+      timeouts: { pingMs: 3000, startMs: 3000, requestMs: 5000 },
+    };
     t = await startTestService({ daemon }, {}, (line) => log.push(line));
     a = (await t.api.workspace.create.mutate({ name: "stalled" })).id;
     b = (await t.api.workspace.create.mutate({ name: "bystander" })).id;

@@ -118,6 +118,18 @@ export interface DaemonOptions {
 export const MAX_DAEMON_MESSAGE_BYTES = 32 * 1024 * 1024;
 const STDERR_TAIL_CHARS = 2000;
 
+/**
+ * How the first contact with a daemon waits while its workspace is being created or started: past
+ * the ping's deadline, on while the container runs (and the daemon lives: its exit fails the ping
+ * at once), up to `timeouts.startMs`.
+ */
+export interface StartPatience {
+  /** Whether the workspace's container still runs. */
+  stillRunning(): Promise<boolean>;
+  /** The daemon has not answered within the ping's deadline and the wait goes on. */
+  waiting(): void;
+}
+
 interface Live {
   conn: MessageConnection;
   /** Ends the stream and the exec: in-flight requests fail, the next call reconnects. */
@@ -130,6 +142,10 @@ interface Live {
 
 function droppedError(why: string): DaemonUnavailableError {
   return new DaemonUnavailableError(`the workspace daemon ${why}; the next call starts it again`);
+}
+
+function exitedBeforeAnswering(code: number | null): string {
+  return `the workspace daemon exited${code === null ? "" : ` with code ${code}`} before answering`;
 }
 
 function seconds(ms: number): string {
@@ -159,6 +175,8 @@ function deadline<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): P
 export class DaemonConnection {
   private current: Promise<Live> | undefined;
   private closed = false;
+  /** Set while a create or start waits for this daemon: its first ping waits longer (StartPatience). */
+  private starting: StartPatience | undefined;
 
   constructor(
     private readonly driver: WorkspaceDriver,
@@ -168,9 +186,22 @@ export class DaemonConnection {
     private readonly options: DaemonOptions,
   ) {}
 
-  /** Connects now if not connected (used to start the file watcher as soon as a workspace runs). */
-  async ensure(): Promise<void> {
-    await this.connection();
+  /**
+   * Connects now if not connected (used to start the file watcher as soon as a workspace runs).
+   * With `patience`, the workspace has just been created or started: a daemon slow to answer its
+   * first ping is waited for (StartPatience), also by a connection already under way.
+   */
+  async ensure(patience?: StartPatience): Promise<void> {
+    if (!patience) {
+      await this.connection();
+      return;
+    }
+    this.starting = patience;
+    try {
+      await this.connection();
+    } finally {
+      if (this.starting === patience) this.starting = undefined;
+    }
   }
 
   get connected(): boolean {
@@ -237,14 +268,15 @@ export class DaemonConnection {
     void proc.exited.then(() => live.drop());
     conn.listen();
     try {
-      await this.ping(live);
+      await this.firstPing(live);
     } catch (err) {
       live.drop();
       if (live.dropReason) throw droppedError(live.dropReason);
       const why =
-        err instanceof DaemonUnavailableError
+        err instanceof DaemonUnavailableError || err instanceof DaemonCallError
           ? err.message
-          : `the workspace daemon did not answer (${(err as Error).message})`;
+          : // The connection closed under the ping: the daemon's output ended, it exited.
+            exitedBeforeAnswering(await proc.exited);
       const detail = stderrTail.trim() ? `: ${stderrTail.trim().split("\n").slice(-3).join(" / ")}` : "";
       throw new DaemonUnavailableError(`${why}${detail}`);
     }
@@ -304,6 +336,30 @@ export class DaemonConnection {
   private async ping(live: Live): Promise<void> {
     const answer = await deadline(live.conn.sendRequest("ping", {}), this.options.timeouts.pingMs);
     this.checked("ping", answer);
+  }
+
+  /**
+   * The ping that opens a connection. Unanswered within its deadline, it fails, unless a create or
+   * start is waiting (StartPatience): then the same ping is waited for while the container runs, up
+   * to `startMs`. A daemon that exits rejects it at once (the connection is disposed).
+   */
+  private async firstPing(live: Live): Promise<void> {
+    const answer = live.conn.sendRequest("ping", {});
+    const began = Date.now();
+    for (;;) {
+      try {
+        this.checked("ping", await deadline(answer, this.options.timeouts.pingMs));
+        return;
+      } catch (err) {
+        const patience = this.starting;
+        if (!(err instanceof DaemonUnavailableError) || !patience || live.dropReason) throw err;
+        const waited = Date.now() - began;
+        if (waited >= this.options.timeouts.startMs || !(await patience.stillRunning())) {
+          throw new DaemonUnavailableError(`the workspace daemon did not answer within ${seconds(waited)}`);
+        }
+        patience.waiting();
+      }
+    }
   }
 
   /** After a request timed out: a daemon that does not answer a ping either is dropped. */

@@ -4,11 +4,21 @@ import { bashTimeoutMs } from "@coder/tools";
 export interface DaemonTimeouts {
   /** The ping that opens a connection, and the one that checks a daemon after a request timed out. */
   pingMs: number;
+  /**
+   * The first answer of a daemon in a workspace that is being created or started: a busy machine
+   * starts it slowly, so past `pingMs` the wait goes on while the container runs and the daemon
+   * lives, up to this.
+   */
+  startMs: number;
   /** A request of its own kind; tool calls and snapshots get twice this, bash its timeout plus this. */
   requestMs: number;
 }
 
-export const DEFAULT_DAEMON_TIMEOUTS: DaemonTimeouts = { pingMs: 10_000, requestMs: 60_000 };
+export const DEFAULT_DAEMON_TIMEOUTS: DaemonTimeouts = {
+  pingMs: 10_000,
+  startMs: 180_000,
+  requestMs: 60_000,
+};
 
 /**
  * How long the service waits for the daemon's answer. Bash stops its command at its own timeout

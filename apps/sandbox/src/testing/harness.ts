@@ -278,9 +278,11 @@ const repo = path.resolve(import.meta.dirname, "../../../..");
  */
 export function spawnService(
   env: Record<string, string>,
+  /** Node's own flags for the service process (`--cpu-prof`, …). */
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; url: string; token?: string }> {
   const hooks = "./packages/tools/bin/register.mjs";
-  const child = spawn(process.execPath, ["--import", hooks, "apps/sandbox/src/main.ts"], {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", hooks, "apps/sandbox/src/main.ts"], {
     cwd: repo,
     env: { ...process.env, ...TEST_SERVICE_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],

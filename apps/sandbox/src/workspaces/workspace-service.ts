@@ -8,6 +8,7 @@ import type {
   WorkspaceStatus,
 } from "@coder/protocol";
 import type { ServiceInstance } from "../cluster/service-instance";
+import type { StartPatience } from "../daemon/daemon-connection";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
@@ -31,6 +32,9 @@ import type { UserLimits } from "./user-limits";
 import { WarmPool } from "./warm-pool";
 import { WorkspaceError } from "./workspace-error";
 import { WorkspaceImports } from "./workspace-imports";
+
+/** What a creating or starting workspace shows while its daemon is slow to answer its first ping. */
+export const WAITING_FOR_DAEMON = "waiting for the workspace to answer…";
 
 const INTERRUPTED = "the import was interrupted when the service stopped; retry it or delete the workspace";
 
@@ -99,7 +103,12 @@ export class WorkspaceService {
       image,
       log,
       newId: newWorkspaceId,
-      connect: (id) => daemons.connection(id).ensure(),
+      // A spare's daemon is as slow to start on a busy machine as any.
+      connect: (id) =>
+        daemons.connection(id).ensure({
+          stillRunning: async () => (await driver.state(id)) === "running",
+          waiting: () => undefined,
+        }),
       disconnect: (id) => daemons.disconnect(id),
       engineBusy: () => [...this.transient.values()].some((t) => t.status !== "error"),
     });
@@ -360,10 +369,13 @@ export class WorkspaceService {
   private bringUp(id: string, steps: (signal: AbortSignal) => Promise<void>): Promise<void> {
     return this.creations.run(id, async (signal) => {
       try {
+        // A connection from before is stale; one made once the container runs (the engine's start
+        // event, a call) reaches the new daemon and is the one to wait for: a second daemon
+        // starting beside it would slow both.
+        this.daemons.reset(id);
         await steps(signal);
         await this.checkpoint(id, signal);
-        this.daemons.reset(id);
-        await unlessAborted(this.daemons.connection(id).ensure(), signal, id);
+        await unlessAborted(this.daemons.connection(id).ensure(this.startPatience(id)), signal, id);
         await this.checkpoint(id, signal);
         this.activity.touch(id);
         await this.setTransient(id, undefined);
@@ -380,6 +392,25 @@ export class WorkspaceService {
         await this.setTransient(id, { status: "error", detail: message }).catch(() => undefined);
       }
     });
+  }
+
+  /**
+   * A busy machine starts a daemon slowly: its first answer is waited for while the container runs,
+   * and the workspace's state says so.
+   */
+  private startPatience(id: string): StartPatience {
+    let told = false;
+    return {
+      stillRunning: async () => (await this.driver.state(id)) === "running",
+      waiting: () => {
+        const t = this.transient.get(id);
+        if (told || !t || t.status === "error") return;
+        told = true;
+        this.setTransient(id, { ...t, detail: WAITING_FOR_DAEMON }).catch((err: Error) =>
+          this.log(`workspace ${id}: ${err.message}`),
+        );
+      },
+    };
   }
 
   /** A step boundary of a creation or start: throws once the workspace was deleted. */

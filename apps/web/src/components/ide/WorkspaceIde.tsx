@@ -17,7 +17,7 @@ import { ShareButton, type ShareDialogHandle } from "../share/ShareDialog";
 import { ImportProgressBar } from "../workspaces/ImportProgressBar";
 import { StatusBadge } from "../workspaces/StatusBadge";
 import { useWorkspaceEvents } from "../workspaces/use-workspace-events";
-import { canStart, isInProgress, problemOf } from "../workspaces/workspace-status";
+import { canStart, isInProgress, problemOf, progressNoteOf } from "../workspaces/workspace-status";
 import { IdeLayout } from "./IdeLayout";
 import styles from "./ide.module.css";
 import { type Resume, useResume } from "./use-resume";
@@ -129,6 +129,7 @@ function NotRunning({
   const busy = isInProgress(workspace.status) || start.isPending || resume.starting;
   const problem = problemOf(workspace) ?? (resume.error ? errorMessage(resume.error) : undefined);
   const resuming = resume.asked && !resume.error && busy;
+  const progressNote = progressNoteOf(workspace);
   const text = resuming
     ? "Starting the workspace again: it was stopped for being idle…"
     : isInProgress(workspace.status)
@@ -139,6 +140,7 @@ function NotRunning({
       {busy && <span className="spinner" />}
       <span>{text}</span>
       {problem && <span className={styles.detail}>{problem}</span>}
+      {progressNote && <span className={styles.detail}>{progressNote}</span>}
       {workspace.import?.state === "running" && <ImportProgressBar progress={workspace.import.progress} />}
       {canStart(workspace.status) && owner && workspace.import?.state !== "failed" && (
         <button

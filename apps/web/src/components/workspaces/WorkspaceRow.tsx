@@ -9,7 +9,15 @@ import { PendingButton } from "../controls/PendingButton";
 import { ImportStatus } from "./ImportStatus";
 import { StatusBadge } from "./StatusBadge";
 import { applyWorkspaceEvent, type ListEvent, type ListedWorkspace } from "./workspace-events";
-import { canOpen, canStart, canStop, idleStopNote, isInProgress, problemOf } from "./workspace-status";
+import {
+  canOpen,
+  canStart,
+  canStop,
+  idleStopNote,
+  isInProgress,
+  problemOf,
+  progressNoteOf,
+} from "./workspace-status";
 import styles from "./workspaces.module.css";
 
 /**
@@ -38,6 +46,7 @@ export function WorkspaceRow({ workspace }: { workspace: ListedWorkspace }) {
 
   const openable = canOpen(workspace);
   const problem = problemOf(workspace);
+  const progressNote = progressNoteOf(workspace);
   const idleNote = idleStopNote(workspace);
   const busy = isInProgress(workspace.status) || start.isPending || stop.isPending || remove.isPending;
   const href = `/w/${workspace.id}`;
@@ -74,6 +83,7 @@ export function WorkspaceRow({ workspace }: { workspace: ListedWorkspace }) {
           </span>
         )}
         {problem && <span className={styles.detail}>{problem}</span>}
+        {progressNote && <span className={styles.meta}>{progressNote}</span>}
         {idleNote && <span className={styles.meta}>{idleNote}</span>}
         <ImportStatus workspace={workspace} owner={owner} />
       </div>

@@ -20,6 +20,11 @@ export function isInProgress(status: WorkspaceStatus): boolean {
 export const canStart = (status: WorkspaceStatus): boolean => status === "stopped" || status === "error";
 export const canStop = (status: WorkspaceStatus): boolean => status === "running";
 
+/** What the service is waiting for while it creates or starts the workspace (a slow daemon, say). */
+export function progressNoteOf(workspace: Pick<Workspace, "status" | "detail">): string | undefined {
+  return isInProgress(workspace.status) ? workspace.detail : undefined;
+}
+
 /** The service's reason, when the status is one that has a reason (it may linger on others). */
 export function problemOf(workspace: Pick<Workspace, "status" | "detail">): string | undefined {
   return workspace.status === "error" || workspace.status === "missing" ? workspace.detail : undefined;
