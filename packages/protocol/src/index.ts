@@ -10,6 +10,7 @@ export * from "./daemon";
 export * from "./daemon-requests";
 export * from "./files";
 export * from "./git";
+export * from "./git-index-text";
 export * from "./import";
 export * from "./lsp";
 export * from "./presence";

@@ -8,6 +8,7 @@ import {
 } from "@coder/protocol";
 import type { DaemonHandler } from "../rpc/dispatch";
 import type { AskCredential } from "./credential-channel";
+import { indexText } from "./index-text";
 import { checkPatchPaths } from "./patch-paths";
 import { gitMessage, type RunGitOptions, runGit } from "./run-git";
 import { parseStatus } from "./status-parse";
@@ -195,6 +196,7 @@ export function gitMethods({ root, progress, askCredential, log }: GitMethodsOpt
       }
       return { commits };
     },
+    "git.indexText": ({ path }, signal) => indexText(git, root, path, signal),
     "git.fetch": remoteCall("fetch"),
     "git.pull": remoteCall("pull"),
     "git.push": remoteCall("push"),
