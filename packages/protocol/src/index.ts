@@ -6,6 +6,7 @@ export * from "./api-limits";
 export * from "./audit";
 export * from "./collab";
 export * from "./container-layout";
+export * from "./credential-host";
 export * from "./daemon";
 export * from "./daemon-requests";
 export * from "./files";

@@ -9,6 +9,7 @@ import {
 import type { DaemonHandler } from "../rpc/dispatch";
 import type { AskCredential } from "./credential-channel";
 import { indexText } from "./index-text";
+import { refuseWithoutRemote } from "./no-remote";
 import { checkPatchPaths } from "./patch-paths";
 import { gitMessage, type RunGitOptions, runGit } from "./run-git";
 import { parseStatus } from "./status-parse";
@@ -61,6 +62,7 @@ export function gitMethods({ root, progress, askCredential, log }: GitMethodsOpt
         params.remote !== undefined || params.branch !== undefined || flags.includes("--set-upstream");
       const branch = params.branch ?? (command === "push" && params.setUpstream ? "HEAD" : undefined);
       const target = named ? [params.remote ?? "origin", ...(branch ? [branch] : [])] : [];
+      await refuseWithoutRemote((args, more) => git(args, signal, more), command, target[0]);
       const run = await git([command, "--progress", ...flags, ...target], signal, {
         deadlineMs: GIT_NETWORK_DEADLINE_MS,
         // The acting person's login, if any, asked for with the service's one-shot id of this call.
