@@ -75,7 +75,7 @@ export async function run(): Promise<BenchResult[]> {
     };
     for (let i = 0; i < RUNS; i++) {
       // The two take turns going first: the call right after the container's own status (which
-      // rewrites the index, and the daemon's watcher reports that) would otherwise always pay for it.
+      // rewrites the index, and the daemon's watcher reports that) may pay for it.
       if (i % 2 === 0) {
         await throughService();
         await straightToDaemon();
