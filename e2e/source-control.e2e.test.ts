@@ -85,13 +85,14 @@ describe("source control in Chromium", () => {
     expect(await fileIn(owner, "changes", "notes.txt").count()).toBe(1);
     expect(await owner.getByTestId("commit-message").inputValue()).toBe("");
 
-    // The workspace has no network and the repository no remote: the panel says so, and a push
-    // shows git's own message under the buttons.
+    // The workspace has no network and the repository no remote: the panel says both in sentences.
     expect(await owner.getByTestId("git-no-egress").innerText()).toMatch(/no network access/);
     await owner.getByTestId("git-push").click();
     await expect
       .poll(() => owner.getByTestId("git-remote-error").innerText(), { timeout: 20_000 })
-      .toMatch(/^fatal: /);
+      .toBe(
+        "This repository has no remote to push to: add one in a terminal (git remote add origin <url>), then push again.",
+      );
 
     // What git itself says: the commit has the first hunk, the work tree still the second.
     const [commit] = await api.git.log.query({ workspaceId, limit: 1 });
@@ -99,6 +100,43 @@ describe("source control in Chromium", () => {
     const left = await api.git.diff.query({ workspaceId, path: "notes.txt" });
     expect(left.patch).toContain("+line 30 left for later");
     expect(left.patch).not.toContain("line 2 staged from the diff");
+  });
+
+  it("marks the hunk left out of the commit in the editor's gutter, and a line typed there at once", async () => {
+    const owner = await ownerIde();
+    await owner.keyboard.press("ControlOrMeta+p");
+    await owner.getByTestId("quick-open-input").fill("notes.txt");
+    await owner.getByTestId("quick-open-item").first().waitFor();
+    await owner.keyboard.press("Enter");
+    const editor = owner.getByTestId("editor");
+    const markers = (kind: "added" | "changed" | "deleted") =>
+      editor.locator(`.cm-git-gutter .cm-git-${kind}`);
+    // Only the hunk still unstaged differs from the index: line 30, not the committed line 2.
+    await expect.poll(() => markers("changed").count(), { timeout: 20_000 }).toBe(1);
+    expect(await markers("added").count()).toBe(0);
+    const top = async (locator: ReturnType<Page["locator"]>) =>
+      (await locator.boundingBox())?.y ?? Number.NaN;
+    const left = editor.locator(".cm-line", { hasText: "line 30 left for later" });
+    expect(Math.abs((await top(markers("changed"))) - (await top(left)))).toBeLessThan(4);
+
+    // Typing a line marks it as added while the page stays as it is.
+    await editor.locator(".cm-content").click();
+    await owner.keyboard.press("ControlOrMeta+Home");
+    await owner.keyboard.type("a line typed in the editor\n");
+    await expect.poll(() => markers("added").count(), { timeout: 10_000 }).toBe(1);
+    const typed = editor.locator(".cm-line", { hasText: "a line typed in the editor" });
+    expect(Math.abs((await top(markers("added"))) - (await top(typed)))).toBeLessThan(4);
+    expect(await markers("changed").count()).toBe(1);
+
+    // Undone again, so the file on disk is as the next test expects it.
+    await owner.keyboard.press("ControlOrMeta+z");
+    await expect.poll(() => markers("added").count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(async () => (await api.git.diff.query({ workspaceId, path: "notes.txt" })).patch, {
+        timeout: 15_000,
+      })
+      .not.toContain("a line typed in the editor");
+    await owner.close();
   });
 
   it("shows a viewer guest the changes and the diff live, without any control that changes something", async () => {

@@ -26,6 +26,7 @@ import {
   MAX_GIT_PATCH_CHARS,
   MAX_GIT_PATHS,
 } from "./git";
+import { gitIndexText } from "./git-index-text";
 import { listeningPort, MAX_LISTENING_PORTS } from "./preview";
 import {
   bytesResult,
@@ -187,6 +188,8 @@ function gitMethods() {
     "git.fetch": { params: gitRemoteParams, result: gitRemoteResult },
     "git.pull": { params: gitRemoteParams, result: gitRemoteResult },
     "git.push": { params: gitRemoteParams, result: gitRemoteResult },
+    /** The file's version in the index, for the editor's change markers. */
+    "git.indexText": { params: z.object({ path: workspacePath }), result: gitIndexText },
   } satisfies Record<string, MethodContract>;
 }
 

@@ -3,7 +3,10 @@ import type { DaemonConnection } from "../daemon/daemon-connection";
 import { imageTypeOf } from "./image-type";
 
 /** A workspace image for the viewer: its bytes and type, or why it is not shown. */
-export async function readImage(daemon: DaemonConnection, path: string): Promise<ImageResult> {
+export async function readImage(
+  daemon: Pick<DaemonConnection, "request">,
+  path: string,
+): Promise<ImageResult> {
   const file = await daemon.request("fs.readBytes", { path, maxBytes: MAX_IMAGE_BYTES });
   if (file.kind === "too_large") return { kind: "too_large", path: file.path, size: file.size };
   // The type shows in the first bytes (4096 base64 characters hold 3 KB of them).

@@ -21,7 +21,7 @@ export interface ReplaceRequest {
  * text and the version written, which is what an undo sends back through the same path.
  */
 export async function replaceInFiles(
-  daemon: DaemonConnection,
+  daemon: Pick<DaemonConnection, "request">,
   request: ReplaceRequest,
 ): Promise<ReplaceResult> {
   const files: ReplacedFile[] = [];

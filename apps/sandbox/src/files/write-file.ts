@@ -13,6 +13,9 @@ export interface FileWrite {
  * both come through here (atomic, version-checked), so the watcher, snapshots and whatever follows
  * writes see them alike.
  */
-export function writeWorkspaceFile(daemon: DaemonConnection, write: FileWrite): Promise<WriteResult> {
+export function writeWorkspaceFile(
+  daemon: Pick<DaemonConnection, "request">,
+  write: FileWrite,
+): Promise<WriteResult> {
   return daemon.request("fs.write", write);
 }

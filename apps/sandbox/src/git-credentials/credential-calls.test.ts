@@ -64,6 +64,25 @@ describe.each(DIALECTS)("git credentials on %s", (dialect) => {
     expect(JSON.stringify(rows)).not.toContain(Buffer.from(TOKEN).toString("base64"));
   });
 
+  it("lists each token with the workspaces its owner bound it to, while they still own them", async () => {
+    const { db, credentials } = await open();
+    await credentials.set("alice", { host: "example.test", token: TOKEN });
+    await credentials.set("alice", { host: "other.test", token: TOKEN });
+    await credentials.bind("w-alice", "alice", "example.test");
+    await credentials.bind("w-other", "alice", "example.test");
+    const boundTo = async () =>
+      Object.fromEntries((await credentials.list("alice")).map((c) => [c.host, c.boundTo]));
+    expect(await boundTo()).toEqual({
+      "example.test": [
+        { id: "w-alice", name: "w-alice" },
+        { id: "w-other", name: "w-other" },
+      ],
+      "other.test": [],
+    });
+    await db.updateTable("workspaces").set({ owner_id: "bob" }).where("id", "=", "w-other").execute();
+    expect((await boundTo())["example.test"]).toEqual([{ id: "w-alice", name: "w-alice" }]);
+  });
+
   it("gives the acting person's token to git only during their call, from that workspace, for exactly that host", async () => {
     const { credentials, calls, logged } = await open();
     await credentials.set("alice", { host: "example.test", username: "alice", token: TOKEN });

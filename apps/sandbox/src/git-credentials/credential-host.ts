@@ -1,7 +1,5 @@
+import { readCredentialHost } from "@coder/protocol";
 import { ServiceError } from "../errors/service-error";
-
-/** The longest host (`name[:port]`) a credential is stored for. */
-export const MAX_CREDENTIAL_HOST_CHARS = 260;
 
 /**
  * The host of a URL as one comparable string: the lower-cased name (IPv6 in brackets, IDN as
@@ -13,25 +11,11 @@ function canonicalHost(url: URL): string {
   return url.host;
 }
 
-/**
- * A host as a person names it for a credential (`name[:port]`, as the remote URL has it),
- * parsed by the URL parser and refused unless it is only that: no scheme, user info, path,
- * query, fragment or wildcard.
- */
+/** A host as a person names it for a credential, in stored form (readCredentialHost), or a refusal. */
 export function parseCredentialHost(text: string): string {
-  const trimmed = text.trim();
-  const refuse = (why: string) =>
-    new ServiceError("bad_request", `"${trimmed.slice(0, 80)}" is not a host name[:port]: ${why}`);
-  if (trimmed.length === 0 || trimmed.length > MAX_CREDENTIAL_HOST_CHARS) throw refuse("give a host");
-  // The URL parser would take these as the end of the host, quietly dropping what follows.
-  if (/[/\\?#@*\s]/.test(trimmed))
-    throw refuse("only the host and its port, without a path, user or wildcard");
-  if (!URL.canParse(`https://${trimmed}`)) throw refuse("the URL parser refuses it");
-  const url = new URL(`https://${trimmed}`);
-  if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) {
-    throw refuse("only the host and its port");
-  }
-  return canonicalHost(url);
+  const read = readCredentialHost(text);
+  if ("problem" in read) throw new ServiceError("bad_request", read.problem);
+  return read.host;
 }
 
 /** What git asks a credential helper for: the remote's protocol and host (and path, unused). */

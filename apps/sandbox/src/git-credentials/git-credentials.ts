@@ -10,6 +10,11 @@ export interface CredentialSummary {
   created: string;
 }
 
+/** A stored credential as its owner lists it, with the workspaces they bound it to. */
+export interface CredentialListing extends CredentialSummary {
+  boundTo: { id: string; name: string }[];
+}
+
 /** What git gets for one host. */
 export interface GitLogin {
   username: string;
@@ -50,14 +55,28 @@ export class GitCredentials {
     return { host, username, created };
   }
 
-  async list(userId: string): Promise<CredentialSummary[]> {
+  async list(userId: string): Promise<CredentialListing[]> {
     const rows = await this.db
       .selectFrom("git_credentials")
       .select(["host", "username", "created_at"])
       .where("user_id", "=", userId)
       .orderBy("host")
       .execute();
-    return rows.map((row) => ({ host: row.host, username: row.username, created: row.created_at }));
+    // Only bindings that still give git the token: the person still owns the workspace.
+    const bindings = await this.db
+      .selectFrom("git_credential_bindings as b")
+      .innerJoin("workspaces as w", "w.id", "b.workspace_id")
+      .select(["b.host", "w.id", "w.name"])
+      .where("b.user_id", "=", userId)
+      .where("w.owner_id", "=", userId)
+      .orderBy("w.name")
+      .execute();
+    return rows.map((row) => ({
+      host: row.host,
+      username: row.username,
+      created: row.created_at,
+      boundTo: bindings.filter((b) => b.host === row.host).map((b) => ({ id: b.id, name: b.name })),
+    }));
   }
 
   /** Forgets the person's token for the host (and so every binding of it). */

@@ -17,6 +17,7 @@ import type { Profiles } from "../auth/profiles";
 import type { ShareLinks } from "../auth/share-links";
 import type { UserAdmin } from "../auth/user-admin";
 import type { WorkspaceRoles } from "../auth/workspace-roles";
+import type { DaemonConnection } from "../daemon/daemon-connection";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import { NamedError } from "../errors/named-error";
 import type { CredentialCalls } from "../git-credentials/credential-calls";
@@ -298,11 +299,24 @@ export function workspaceProcedure(role: Role) {
     .use(inUse);
 }
 
-/** Like `workspaceProcedure`, for calls that go to the workspace's daemon: it must be running, and `ctx.daemon` is its connection. */
+/** What a procedure sends to its workspace's daemon. */
+export type WorkspaceDaemon = Pick<DaemonConnection, "request">;
+
+/**
+ * Like `workspaceProcedure`, for calls that go to the workspace's daemon: `ctx.daemon` sends
+ * them straight there. Asking the engine first whether the container runs cost each call a Docker
+ * inspect, more than a 200-file git status spends in the service; a call that cannot reach the
+ * daemon is told why by the workspace's state (stopped, missing) instead (`DaemonPool.call`).
+ */
 export function runningWorkspaceProcedure(role: Role) {
-  return workspaceProcedure(role).use(async ({ ctx, next }) =>
-    next({ ctx: { daemon: await ctx.daemons.running(ctx.workspaceId) } }),
-  );
+  return workspaceProcedure(role).use(({ ctx, next }) => {
+    const { daemons, workspaceId } = ctx;
+    const daemon: WorkspaceDaemon = {
+      request: (method, params, signal) =>
+        daemons.call(workspaceId, (d) => d.request(method, params, signal)),
+    };
+    return next({ ctx: { daemon } });
+  });
 }
 
 /** Needs `role` on the workspace that the input's agent `sessionId` belongs to. */

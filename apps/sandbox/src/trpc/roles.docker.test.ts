@@ -61,6 +61,7 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "git.diff": "viewer on workspace",
   "git.branches": "viewer on workspace",
   "git.log": "viewer on workspace",
+  "git.indexText": "viewer on workspace",
   "git.events": "viewer on workspace",
   "git.stage": "editor on workspace",
   "git.unstage": "editor on workspace",

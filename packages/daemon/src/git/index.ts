@@ -10,6 +10,8 @@ import type { DaemonHandler } from "../rpc/dispatch";
 import { commitPaths } from "./commit-paths";
 import { conflictStages } from "./conflict-stages";
 import type { AskCredential } from "./credential-channel";
+import { indexText } from "./index-text";
+import { refuseWithoutRemote } from "./no-remote";
 import { checkPatchPaths } from "./patch-paths";
 import { gitMessage, type RunGitOptions, runGit } from "./run-git";
 import { parseStatus } from "./status-parse";
@@ -62,6 +64,7 @@ export function gitMethods({ root, progress, askCredential, log }: GitMethodsOpt
         params.remote !== undefined || params.branch !== undefined || flags.includes("--set-upstream");
       const branch = params.branch ?? (command === "push" && params.setUpstream ? "HEAD" : undefined);
       const target = named ? [params.remote ?? "origin", ...(branch ? [branch] : [])] : [];
+      await refuseWithoutRemote((args, more) => git(args, signal, more), command, target[0]);
       const run = await git([command, "--progress", ...flags, ...target], signal, {
         deadlineMs: GIT_NETWORK_DEADLINE_MS,
         // The acting person's login, if any, asked for with the service's one-shot id of this call.
@@ -199,6 +202,7 @@ export function gitMethods({ root, progress, askCredential, log }: GitMethodsOpt
       }
       return { commits };
     },
+    "git.indexText": ({ path }, signal) => indexText(git, root, path, signal),
     "git.fetch": remoteCall("fetch"),
     "git.pull": remoteCall("pull"),
     "git.push": remoteCall("push"),

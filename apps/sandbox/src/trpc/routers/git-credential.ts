@@ -1,6 +1,6 @@
+import { MAX_CREDENTIAL_HOST_CHARS } from "@coder/protocol";
 import { z } from "zod";
 import { ServiceError } from "../../errors/service-error";
-import { MAX_CREDENTIAL_HOST_CHARS } from "../../git-credentials/credential-host";
 import { ownerProcedure, router, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
 

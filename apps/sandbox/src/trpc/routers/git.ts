@@ -9,6 +9,7 @@ import {
   gitDiffInput,
   gitDiscardInput,
   gitEventsInput,
+  gitIndexTextInput,
   gitLogInput,
   gitRemoteInput,
   gitStageInput,
@@ -17,6 +18,7 @@ import {
 import { tracked } from "@trpc/server";
 import { commitAuthor } from "../../git/commit-author";
 import { conflictView } from "../../git/conflict-view";
+import { indexTextAnswer } from "../../git/index-text-answer";
 import { commitTurn, type TurnCommitRequest } from "../../git/turn-commit";
 import { router, runningWorkspaceProcedure, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
@@ -89,6 +91,12 @@ export const gitRouter = router({
   diff: runningWorkspaceProcedure("viewer")
     .input(gitDiffInput)
     .query(({ ctx, input }) => ctx.daemon.request("git.diff", { path: input.path, staged: input.staged })),
+  /** The file's version in the index, which the editor's change markers compare the live text with. */
+  indexText: runningWorkspaceProcedure("viewer")
+    .input(gitIndexTextInput)
+    .query(async ({ ctx, input }) =>
+      indexTextAnswer(await ctx.daemon.request("git.indexText", { path: input.path })),
+    ),
   branches: runningWorkspaceProcedure("viewer")
     .input(gitBranchesInput)
     .query(({ ctx }) => ctx.daemon.request("git.branches", {})),

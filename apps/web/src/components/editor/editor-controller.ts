@@ -9,6 +9,7 @@ import { type EditorCommand, runEditorCommand } from "./editor-commands";
 import { editorExtensions, noEditing } from "./editor-extensions";
 import { FileDocuments } from "./file-documents";
 import type { FileSync, FileSyncHost, FilesApi, LoadedFile } from "./file-sync";
+import type { GitIndexTexts } from "./git-gutter/index-texts";
 import { loadLanguageFor } from "./languages";
 import { LiveFileSync } from "./live-file-sync";
 import type { EditorHost } from "./lsp/editor-host";
@@ -32,6 +33,8 @@ export interface EditorControllerDeps {
    * disk by the service; without it (or when it fails) files open the classic way: load, Save.
    */
   openLive?: (path: string) => Promise<LiveDocument>;
+  /** Git's index version of the open files, for the gutter's change markers; without it, none. */
+  gitGutter?: GitIndexTexts;
 }
 
 /**
@@ -56,6 +59,7 @@ export class EditorController implements EditorHost {
 
   constructor(private readonly deps: EditorControllerDeps) {
     deps.intelligence?.bind(this);
+    deps.gitGutter?.bind(this);
     const controller = this;
     this.host = {
       documents: this.documents,
@@ -81,6 +85,10 @@ export class EditorController implements EditorHost {
 
   get intelligence(): LanguageIntelligence | undefined {
     return this.deps.intelligence;
+  }
+
+  get gitIndexTexts(): GitIndexTexts | undefined {
+    return this.deps.gitGutter;
   }
 
   readonly subscribe = (listener: () => void): (() => void) => {
@@ -222,6 +230,7 @@ export class EditorController implements EditorHost {
     this.syncs.delete(path);
     this.documents.close(path);
     this.deps.intelligence?.closed(path);
+    this.deps.gitGutter?.closed(path);
     if (this.shown === path) this.shown = null;
     this.dispatch({ type: "close", path });
   }
@@ -311,6 +320,7 @@ export class EditorController implements EditorHost {
       sync.moved(next);
     }
     this.dispatch({ type: "moved", from, to });
+    this.deps.gitGutter?.moved(from, to);
     const intelligence = this.deps.intelligence;
     // The language server knows the file by its URI: close the old name, open the new one.
     if (intelligence)
@@ -329,7 +339,8 @@ export class EditorController implements EditorHost {
   private async extensionsFor(path: string): Promise<Extension> {
     const language = await loadLanguageFor(path);
     const intelligence = this.deps.intelligence?.extension(path) ?? [];
-    return editorExtensions([language, intelligence], (this.deps.readOnly ?? false) || this.ended);
+    const changes = this.deps.gitGutter?.extension(path) ?? [];
+    return editorExtensions([language, intelligence, changes], (this.deps.readOnly ?? false) || this.ended);
   }
 
   /**

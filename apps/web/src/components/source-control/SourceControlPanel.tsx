@@ -4,12 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
-import { useCanEdit } from "../access/workspace-access";
+import { useCanEdit, useWorkspaceAccess } from "../access/workspace-access";
 import { BranchPicker } from "./BranchPicker";
 import { ChangeList } from "./ChangeList";
 import { CommitBox } from "./CommitBox";
 import { CommitLog } from "./CommitLog";
 import { ConflictView } from "./ConflictView";
+import { CredentialBindings } from "./CredentialBindings";
 import { groupChanges } from "./change-groups";
 import { type DiffTarget, DiffView } from "./DiffView";
 import { RemoteButtons } from "./RemoteButtons";
@@ -24,6 +25,7 @@ import { GIT_STATUS_POLL_MS, useGitRefresh } from "./use-git-refresh";
 export function SourceControlPanel({ workspaceId, running }: { workspaceId: string; running: boolean }) {
   const trpc = useTRPC();
   const canEdit = useCanEdit();
+  const access = useWorkspaceAccess();
   const status = useQuery(
     trpc.git.status.queryOptions({ workspaceId }, { enabled: running, refetchInterval: GIT_STATUS_POLL_MS }),
   );
@@ -78,6 +80,9 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
         <>
           <BranchPicker workspaceId={workspaceId} current={repo.branch} />
           <RemoteButtons workspaceId={workspaceId} hasUpstream={repo.upstream !== null} />
+          {access.kind === "user" && access.role === "owner" && (
+            <CredentialBindings workspaceId={workspaceId} />
+          )}
           <CommitBox workspaceId={workspaceId} stagedCount={groups.staged.length} />
         </>
       )}

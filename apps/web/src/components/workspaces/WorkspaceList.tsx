@@ -27,6 +27,11 @@ export function WorkspaceList() {
         <span className={styles.subtitle}>Workspaces</span>
         <span className={styles.spacer} />
         {user && <Link href="/audit">Audit</Link>}
+        {user && (
+          <Link href="/settings/git" data-testid="git-tokens-link">
+            Git tokens
+          </Link>
+        )}
         <AdminLink />
         <LogoutButton />
       </header>
