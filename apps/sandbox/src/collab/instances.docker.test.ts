@@ -35,6 +35,21 @@ describe("two people on two service instances editing one file", () => {
   let a: { url: string; cookie: string };
   let b: { url: string; cookie: string };
   let workspaceId: string;
+  /** What each instance logged since it started. */
+  const logs: string[] = [];
+  const collectLog = (child: ChildProcess, index: number) => {
+    logs[index] = "";
+    const add = (chunk: Buffer) => {
+      logs[index] += chunk.toString();
+    };
+    child.stdout?.on("data", add);
+    child.stderr?.on("data", add);
+  };
+  /** How often instance `index` said it writes the file. */
+  const writerLines = (index: number) =>
+    (logs[index] ?? "")
+      .split("\n")
+      .filter((line) => line.includes(`collab: ${FILE} is written from this instance`));
 
   const open = (on: { url: string; cookie: string }, doc?: Y.Doc, epoch?: string | null) => {
     const socket = collabSocket(on.url, on.cookie, workspaceId);
@@ -66,8 +81,10 @@ describe("two people on two service instances editing one file", () => {
     };
     const first = await spawnService(env);
     children.push(first.child);
+    collectLog(first.child, 0);
     const second = await spawnService(env);
     children.push(second.child);
+    collectLog(second.child, 1);
     a = { url: first.url, cookie: await login(first.url, first.token ?? "") };
     b = { url: second.url, cookie: await login(second.url, first.token ?? "") };
     const api = trpcClient(a.url, a.cookie);
@@ -128,6 +145,9 @@ describe("two people on two service instances editing one file", () => {
     await until(async () => (await disk()) === merged, "the disk settles");
     expect(onA.text()).toBe(merged);
     expect(onB.text()).toBe(merged);
+    // A loaded the document first: it alone writes it back and merges its disk.
+    expect(writerLines(0)).toHaveLength(1);
+    expect(writerLines(1)).toHaveLength(0);
     console.log(
       `A → B typing ${aToB.toFixed(0)} ms, B → A ${bToA.toFixed(0)} ms, cursor ${cursor.toFixed(0)} ms`,
     );
@@ -161,6 +181,7 @@ describe("two people on two service instances editing one file", () => {
     expect(expected.endsWith("after\nthe\nkill\n")).toBe(true);
     const started = performance.now();
     await until(async () => (await disk()) === expected, "B's typing reaches the disk", 20_000);
+    expect(writerLines(1)).toHaveLength(1);
     console.log(`B's typing on disk ${(performance.now() - started).toFixed(0)} ms after A was killed`);
     typeAtEnd(onB, "still typing\n");
     await until(async () => (await disk()) === onB.text(), "later typing reaches the disk too", 10_000);

@@ -166,6 +166,8 @@ export class WorkspaceDocuments {
           });
           this.follow();
         } catch (error) {
+          await this.leases.get(documentName)?.release();
+          this.leases.delete(documentName);
           if (error instanceof LoadRefusal) throw refusal(error.reason);
           this.deps.log(`collab: cannot open ${documentName}: ${(error as Error).message}`);
           throw refusal("unavailable");
@@ -337,7 +339,10 @@ export class WorkspaceDocuments {
     if (!sharing) return { rest: reviving ?? (await this.deps.rests.take(name)) };
     const lease = sharing.lease(name, {
       gained: () => void this.tookOver(name),
-      lost: () => this.live.get(name)?.standDown(),
+      lost: () => {
+        this.deps.log(`collab: ${name} is no longer written from this instance (its lease lapsed)`);
+        this.live.get(name)?.standDown();
+      },
       log: this.deps.log,
     });
     const deadline = Date.now() + SHARED_LOAD_MS;
@@ -345,6 +350,7 @@ export class WorkspaceDocuments {
       const writing = await lease.claim();
       const rest = await this.deps.rests.take(name);
       if (writing || rest) {
+        if (writing) this.deps.log(`collab: ${name} is written from this instance (it loaded it first)`);
         this.leases.set(name, lease);
         return { rest, lease };
       }
@@ -357,6 +363,7 @@ export class WorkspaceDocuments {
   private async tookOver(name: string): Promise<void> {
     const file = this.live.get(name);
     if (!file) return;
+    this.deps.log(`collab: ${name} is written from this instance now (it took the lease over)`);
     try {
       await file.takeOver(await this.deps.rests.take(name));
     } catch (error) {
