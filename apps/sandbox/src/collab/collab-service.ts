@@ -101,9 +101,17 @@ export class CollabService implements LiveFiles {
     for await (const event of this.deps.workspaces.events.subscribe(undefined, this.following.signal)) {
       if (event.kind !== "event") continue;
       const change = event.item.data;
-      if (change.type === "deleted") this.rests.forget(change.workspaceId);
-      else if (change.type === "upsert" && change.workspace.status !== "running")
-        this.rests.forget(change.workspace.id);
+      const gone =
+        change.type === "deleted"
+          ? change.workspaceId
+          : change.type === "upsert" && change.workspace.status !== "running"
+            ? change.workspace.id
+            : undefined;
+      if (!gone) continue;
+      this.rests.forget(gone);
+      await this.deps.shared
+        ?.forget(gone)
+        .catch((error: Error) => this.deps.log(`collab: forgetting shared documents: ${error.message}`));
     }
   }
 

@@ -1,5 +1,6 @@
 import { Redis as RedisExtension } from "@hocuspocus/extension-redis";
 import type {
+  afterUnloadDocumentPayload,
   beforeBroadcastStatelessPayload,
   Extension,
   onAwarenessUpdatePayload,
@@ -29,6 +30,20 @@ class QuietRedisExtension extends RedisExtension {
     private readonly failed: (error: Error) => void,
   ) {
     super({ createClient, prefix });
+  }
+
+  /**
+   * The extension's store lock is not used: nothing is stored through Hocuspocus here, and a
+   * document's one writer is the holder of its WriterLease, not whoever stores next.
+   */
+  override async onStoreDocument(): Promise<void> {}
+
+  override async afterStoreDocument(): Promise<void> {}
+
+  /** As the extension's, but a connection closed meanwhile (the service stops) is no error. */
+  override async afterUnloadDocument({ instance, documentName }: afterUnloadDocumentPayload): Promise<void> {
+    if (instance.documents.has(documentName) || this.sub.status !== "ready") return;
+    await this.sub.unsubscribe(`${this.configuration.prefix}:${documentName}`).catch(this.failed);
   }
 
   override async onChange(data: onChangePayload): Promise<unknown> {
@@ -103,11 +118,20 @@ export class SharedDocuments {
           events,
         ),
       close: async () => {
-        await extension.onDestroy();
         this.clients.delete(extension.pub as Redis);
         this.clients.delete(extension.sub as Redis);
+        // Its connections may be closed already (the service stops).
+        await extension.onDestroy().catch(() => undefined);
       },
     };
+  }
+
+  /** Drops the shared states of a stopped or deleted workspace's documents (as a local rest is). */
+  async forget(workspaceId: string): Promise<void> {
+    const pattern = `coder:collab:rest:${workspaceId.replace(/[*?[\]\\]/g, "\\$&")}:*`;
+    for await (const keys of this.redis.scanStream({ match: pattern, count: 100 })) {
+      if ((keys as string[]).length > 0) await this.redis.del(...(keys as string[]));
+    }
   }
 
   async close(): Promise<void> {
