@@ -28,6 +28,19 @@ export interface PendingWrite {
   text: string;
   /** The text is on disk now: it becomes the baseline. */
   commit(): void;
+  /** The document and the baseline as they will be once committed (for another instance to continue). */
+  rest(): MergeRest;
+}
+
+/** The text of the baseline `rest` holds (what the disk held when it was made). */
+export function baselineTextOf(rest: MergeRest): string {
+  const base = new Y.Doc();
+  try {
+    Y.applyUpdate(base, rest.base);
+    return base.getText(COLLAB_TEXT).toString();
+  } finally {
+    base.destroy();
+  }
 }
 
 /**
@@ -196,6 +209,10 @@ export class DiskMerge {
         if (generation !== this.generation) throw new Error("the baseline moved during a write-back");
         this.moveBaseline(update, text);
       },
+      rest: () => ({
+        live: Y.encodeStateAsUpdate(this.live),
+        base: Y.mergeUpdates([Y.encodeStateAsUpdate(this.base), update]),
+      }),
     };
   }
 

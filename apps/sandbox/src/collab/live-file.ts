@@ -14,6 +14,7 @@ import { DaemonCallError } from "../daemon/daemon-connection";
 import { contentHash } from "./content-hash";
 import { DISK_ORIGIN, DiskMerge } from "./disk-merge";
 import type { DocumentRest } from "./resting-documents";
+import { continuingFrom } from "./shared-rests";
 
 /** Write-back waits this long after the last change… */
 export const WRITE_BACK_DELAY_MS = 300;
@@ -58,6 +59,11 @@ export interface LiveFileEvents {
   unusable(file: LiveFile, reason: "not-text" | "too-large"): void;
   /** The baseline moved (a write-back or a merge): what a takeover would continue from changed. */
   baselineMoved?(file: LiveFile): void;
+  /**
+   * A write-back is about to replace the file with `rest`'s baseline: resolves once a takeover
+   * could continue from it (should this instance die between the write and its sharing).
+   */
+  writing?(rest: DocumentRest): Promise<void>;
   log(line: string): void;
 }
 
@@ -132,11 +138,15 @@ export class LiveFile {
   }
 
   /**
-   * This instance became the writer (the one before died or let go): continue from its last
-   * shared state, merge what the disk holds now and write back what is not there yet.
+   * This instance became the writer (the one before died or let go): continue from the last
+   * state it shared whose baseline is what the disk holds (its last write may or may not have
+   * landed: `candidates` are the write it announced, then its last committed state), merge what
+   * the disk holds now and write back what is not there yet.
    */
-  takeOver(rest: DocumentRest | undefined): Promise<void> {
+  takeOver(candidates: readonly DocumentRest[]): Promise<void> {
     return this.enqueue(async () => {
+      const disk = await readForDocument(this.files, this.path).catch(() => undefined);
+      const rest = continuingFrom(candidates, disk?.content);
       if (rest) this.merge.adopt(rest.merge);
       await this.readAndMerge("disk");
     });
@@ -259,6 +269,7 @@ export class LiveFile {
       const write = this.merge.beginWrite();
       if (!write) return this.setSaved(true);
       try {
+        await this.events.writing?.({ epoch: this.epoch, merge: write.rest() });
         // Only over the text the baseline holds: a change on disk since (a shell, the agent) is
         // merged first, never overwritten, even when it lands while this write is under way.
         await this.files.write(this.path, write.text, contentHash(this.merge.baselineText));

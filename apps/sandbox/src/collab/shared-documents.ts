@@ -7,7 +7,7 @@ import type {
   onChangePayload,
 } from "@hocuspocus/server";
 import { Redis, type RedisOptions } from "ioredis";
-import { MAX_REST_MS, type WorkspaceRests } from "./resting-documents";
+import { MAX_REST_MS } from "./resting-documents";
 import { SharedRests } from "./shared-rests";
 import { type LeaseEvents, WriterLease } from "./writer-lease";
 
@@ -69,7 +69,7 @@ class QuietRedisExtension extends RedisExtension {
 export interface WorkspaceSharing {
   /** Carries typing, cursors and the service's notes between the instances' Hocuspocus. */
   extension: Extension;
-  rests: WorkspaceRests;
+  rests: SharedRests;
   /** The lease that says whether this instance writes `name` back. */
   lease(name: string, events: LeaseEvents): WriterLease;
   /** Closes the workspace's Redis connections (its documents are all unloaded). */
@@ -108,7 +108,7 @@ export class SharedDocuments {
     );
     return {
       extension,
-      rests: new SharedRests(this.redis, restKey),
+      rests: new SharedRests(this.redis, restKey, key("announced")),
       lease: (name, events) =>
         new WriterLease(
           this.redis,
@@ -128,9 +128,12 @@ export class SharedDocuments {
 
   /** Drops the shared states of a stopped or deleted workspace's documents (as a local rest is). */
   async forget(workspaceId: string): Promise<void> {
-    const pattern = `coder:collab:rest:${workspaceId.replace(/[*?[\]\\]/g, "\\$&")}:*`;
-    for await (const keys of this.redis.scanStream({ match: pattern, count: 100 })) {
-      if ((keys as string[]).length > 0) await this.redis.del(...(keys as string[]));
+    const id = workspaceId.replace(/[*?[\]\\]/g, "\\$&");
+    for (const kind of ["rest", "announced"]) {
+      const match = `coder:collab:${kind}:${id}:*`;
+      for await (const keys of this.redis.scanStream({ match, count: 100 })) {
+        if ((keys as string[]).length > 0) await this.redis.del(...(keys as string[]));
+      }
     }
   }
 

@@ -1,5 +1,20 @@
 import type { Redis } from "ioredis";
+import { baselineTextOf } from "./disk-merge";
 import { type DocumentRest, MAX_REST_MS, type WorkspaceRests } from "./resting-documents";
+
+/**
+ * Which shared state a new writer continues: the one whose baseline is what the disk holds (the
+ * last writer's announced write landed, or it did not), else the last kept one (the disk changed
+ * since: the merge takes it from there).
+ */
+export function continuingFrom(
+  candidates: readonly DocumentRest[],
+  diskText: string | undefined,
+): DocumentRest | undefined {
+  return (
+    candidates.find((rest) => baselineTextOf(rest.merge) === diskText) ?? candidates[candidates.length - 1]
+  );
+}
 
 /** `[epoch length: u8][epoch][live length: u32][live][base]`: one Redis value per document. */
 function encodeRest(rest: DocumentRest): Buffer {
@@ -39,7 +54,26 @@ export class SharedRests implements WorkspaceRests {
   constructor(
     private readonly redis: Redis,
     private readonly keyOf: (name: string) => string,
+    /** Where the writer announces a write-back before it makes it (`announce`). */
+    private readonly announcedKeyOf: (name: string) => string,
   ) {}
+
+  /**
+   * The state a write-back will leave, shared before the write: a writer killed after its write
+   * and before `keep` leaves its successor the baseline the disk holds.
+   */
+  async announce(name: string, rest: DocumentRest): Promise<void> {
+    await this.redis.set(this.announcedKeyOf(name), encodeRest(rest), "PX", MAX_REST_MS);
+  }
+
+  /** The states a takeover may continue: the announced write's, then the last kept one. */
+  async candidates(name: string): Promise<DocumentRest[]> {
+    const values = await this.redis.mgetBuffer(this.announcedKeyOf(name), this.keyOf(name));
+    return values.flatMap((value) => {
+      const rest = value ? decodeRest(value) : undefined;
+      return rest ? [rest] : [];
+    });
+  }
 
   async keep(name: string, rest: DocumentRest): Promise<void> {
     await this.redis.set(this.keyOf(name), encodeRest(rest), "PX", MAX_REST_MS);

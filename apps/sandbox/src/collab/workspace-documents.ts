@@ -32,6 +32,7 @@ import { MessageGuard, type MessageGuardDeps } from "./message-guard";
 import { RefusalLog } from "./refusal-log";
 import type { DocumentRest, WorkspaceRests } from "./resting-documents";
 import type { WorkspaceSharing } from "./shared-documents";
+import { continuingFrom } from "./shared-rests";
 import { UpdateBudget } from "./update-budget";
 import type { WriterLease } from "./writer-lease";
 
@@ -154,8 +155,16 @@ export class WorkspaceDocuments {
         const reviving = this.reviving.get(documentName);
         this.reviving.delete(documentName);
         try {
-          const { rest, lease } = await this.opening(documentName, reviving);
+          const opened = await this.opening(documentName, reviving);
+          const { lease } = opened;
           const file = await readForDocument(this.deps.files, documentName);
+          // A writer continues the shared state the disk holds the baseline of (the last writer
+          // may have died between a write and sharing it).
+          const rest =
+            lease?.held && opened.rest && this.deps.sharing
+              ? (continuingFrom(await this.deps.sharing.rests.candidates(documentName), file.content) ??
+                opened.rest)
+              : opened.rest;
           const live = this.liveFile(document, documentName, file, rest, lease);
           this.live.set(documentName, live);
           // The first load anywhere: the other instances load this state, never the file anew.
@@ -365,7 +374,7 @@ export class WorkspaceDocuments {
     if (!file) return;
     this.deps.log(`collab: ${name} is written from this instance now (it took the lease over)`);
     try {
-      await file.takeOver(await this.deps.rests.take(name));
+      await file.takeOver((await this.deps.sharing?.rests.candidates(name)) ?? []);
     } catch (error) {
       this.deps.log(`collab: taking over ${name} failed: ${(error as Error).message}`);
     }
@@ -399,6 +408,7 @@ export class WorkspaceDocuments {
     rest: DocumentRest | undefined,
     lease: WriterLease | undefined,
   ): LiveFile {
+    const sharing = this.deps.sharing;
     return new LiveFile(
       document,
       document.awareness,
@@ -418,6 +428,7 @@ export class WorkspaceDocuments {
                 : "The file became too large to edit live; it was closed.",
           }),
         baselineMoved: lease ? (live) => void this.share(name, live) : undefined,
+        writing: sharing && ((next) => sharing.rests.announce(name, next)),
         log: this.deps.log,
       },
       rest,
