@@ -186,4 +186,33 @@ describe("two people on two service instances editing one file", () => {
     typeAtEnd(onB, "still typing\n");
     await until(async () => (await disk()) === onB.text(), "later typing reaches the disk too", 10_000);
   });
+
+  it("keeps serving while Redis does not answer, says saving paused, and saves once it is back", async () => {
+    const onB = open(b);
+    await synced(onB);
+    redis?.freeze();
+    try {
+      typeAtEnd(onB, "typed while Redis hung\n");
+      await until(
+        () => onB.notes.some((note) => note.type === "disk" && note.error?.startsWith("Saving paused")),
+        "the editor is told that saving paused",
+        15_000,
+      );
+      expect((await fetch(`${b.url}/healthz`)).status).toBe(200);
+      // A document nobody has open cannot be loaded without Redis: refused in plain words.
+      await execIn(instance, workspaceId, ["sh", "-c", "printf 'other\\n' > other.txt"]);
+      const other = openDocument(collabSocket(b.url, b.cookie, workspaceId), "other.txt");
+      await until(() => other.refused() !== undefined, "the new document is refused", 15_000);
+      expect(other.refused()).toBe("unavailable");
+      other.provider.destroy();
+    } finally {
+      redis?.thaw();
+    }
+    await until(
+      async () => (await disk()) === onB.text(),
+      "the typing reaches the disk once Redis is back",
+      20_000,
+    );
+    expect(onB.text().endsWith("typed while Redis hung\n")).toBe(true);
+  });
 });

@@ -8,6 +8,10 @@ import { until } from "../../testing/until";
 
 export interface RedisServer {
   url: string;
+  /** Stops the server's process where it is (SIGSTOP): connections stay open, nothing answers. */
+  freeze(): void;
+  /** Lets it go on (SIGCONT). */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -44,6 +48,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
   const stop = async () => {
+    child.kill("SIGCONT");
     child.kill("SIGKILL");
     await exited;
     rmSync(dir, { recursive: true, force: true });
@@ -57,5 +62,10 @@ export async function startRedisServer(): Promise<RedisServer> {
     await stop();
     throw error;
   }
-  return { url: `redis://127.0.0.1:${port}`, stop };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    freeze: () => child.kill("SIGSTOP"),
+    thaw: () => child.kill("SIGCONT"),
+    stop,
+  };
 }
