@@ -8,6 +8,7 @@ import { ensureCompose } from "./compose.mjs";
 import { ensureDocker } from "./docker-engine.mjs";
 import { ensureNodeModules } from "./node-modules.mjs";
 import { ensurePostgres } from "./postgres.mjs";
+import { ensureRedis } from "./redis.mjs";
 import { ensureRunsc } from "./runsc.mjs";
 import { step } from "./steps.mjs";
 import { ensureWebBuild } from "./web-build.mjs";
@@ -28,7 +29,7 @@ export async function prepareWorkspaceImage() {
 }
 
 /**
- * Everything `npm start` needs; `forTests` adds Chromium, Compose and PostgreSQL. Leaves CODER_IMAGE, CODER_BROWSER_IMAGE (and
+ * Everything `npm start` needs; `forTests` adds Chromium, Compose, PostgreSQL and Redis. Leaves CODER_IMAGE, CODER_BROWSER_IMAGE (and
  * CHROMIUM_PATH for tests) in process.env for the processes started next.
  */
 export async function prepare({ forTests = false } = {}) {
@@ -37,6 +38,7 @@ export async function prepare({ forTests = false } = {}) {
     await step("Chromium", () => ensureChromium());
     await step("Docker Compose", () => ensureCompose());
     await step("PostgreSQL", () => ensurePostgres());
+    await step("Redis", () => ensureRedis());
   }
   await step("Web UI build", () => ensureWebBuild());
   await step("Sandbox service bundle", () => bundleSandbox());

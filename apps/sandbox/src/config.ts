@@ -22,6 +22,14 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL (postgres://user:password@host:port/database)")
       .optional(),
+    /**
+     * A Redis server the service instances share live documents through (typing, cursors, one
+     * writer per document); unset: each document lives in one instance.
+     */
+    CODER_REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// URL (redis://[:password@]host:port[/db])")
+      .optional(),
     CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
     /** The image of the agent's `preview` browser (images/browser; `npm start` builds and sets it). */
     CODER_BROWSER_IMAGE: z.string().min(1).default("coder-browser:latest"),
@@ -156,6 +164,8 @@ export type Config = {
   dataDir: string;
   /** Set: the database is this PostgreSQL one; unset: SQLite in `dataDir`. */
   databaseUrl?: string;
+  /** Set: live documents are shared with the other instances through this Redis server. */
+  redisUrl?: string;
   image: string;
   /** The image of the browser job the `preview` tool loads pages in. */
   browserImage: string;
@@ -218,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.CODER_HOST,
     dataDir: path.resolve(e.CODER_DATA_DIR),
     ...(e.CODER_DATABASE_URL ? { databaseUrl: e.CODER_DATABASE_URL } : {}),
+    ...(e.CODER_REDIS_URL ? { redisUrl: e.CODER_REDIS_URL } : {}),
     image: e.CODER_IMAGE,
     browserImage: e.CODER_BROWSER_IMAGE,
     webUpstream: e.CODER_WEB_UPSTREAM,

@@ -13,6 +13,7 @@ import { SessionSweeper } from "./auth/session-sweeper";
 import { UserAdmin } from "./auth/user-admin";
 import { joinCluster } from "./cluster/join-cluster";
 import { CollabService } from "./collab/collab-service";
+import { SharedDocuments } from "./collab/shared-documents";
 import type { Config } from "./config";
 import { createDriver } from "./create-driver";
 import { type DaemonOptions, daemonCommand } from "./daemon/daemon-connection";
@@ -128,7 +129,12 @@ export async function startService(
     limits,
   );
   await workspaces.init();
-  const collab = new CollabService({ workspaces, daemons, log });
+  const collab = new CollabService({
+    workspaces,
+    daemons,
+    log,
+    shared: config.redisUrl ? new SharedDocuments(config.redisUrl, cluster.instance.id, log) : undefined,
+  });
   const talk = new TalkService(db, cluster.bus, log);
   const presence = new PresenceBoard(
     cluster.instance.shared ? new PresenceShare(db, cluster.bus, cluster.instance) : undefined,

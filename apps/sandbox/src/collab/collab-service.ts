@@ -8,6 +8,7 @@ import type { SocketRoute } from "../sockets/socket-route";
 import type { WorkspaceService } from "../workspaces/workspace-service";
 import { agentCollabUser } from "./collab-user";
 import { RestingDocuments } from "./resting-documents";
+import type { SharedDocuments } from "./shared-documents";
 import { WorkspaceDocuments } from "./workspace-documents";
 
 /** Tool arguments' paths as document names (canonical, relative to the workspace); undefined: all. */
@@ -30,6 +31,8 @@ export interface CollabServiceDeps {
   workspaces: WorkspaceService;
   /** Where the documents are read and written, and their files' changes come from. */
   daemons: DaemonPool;
+  /** Set: the documents are shared with the other service instances (CODER_REDIS_URL). */
+  shared?: SharedDocuments;
   log(line: string): void;
 }
 
@@ -90,6 +93,7 @@ export class CollabService implements LiveFiles {
   async close(): Promise<void> {
     this.following.abort();
     await Promise.all([...this.byWorkspace.values()].map((docs) => docs.close()));
+    await this.deps.shared?.close();
   }
 
   /** A stopped or deleted workspace costs no memory for documents nobody can have open. */
@@ -97,15 +101,24 @@ export class CollabService implements LiveFiles {
     for await (const event of this.deps.workspaces.events.subscribe(undefined, this.following.signal)) {
       if (event.kind !== "event") continue;
       const change = event.item.data;
-      if (change.type === "deleted") this.rests.forget(change.workspaceId);
-      else if (change.type === "upsert" && change.workspace.status !== "running")
-        this.rests.forget(change.workspace.id);
+      const gone =
+        change.type === "deleted"
+          ? change.workspaceId
+          : change.type === "upsert" && change.workspace.status !== "running"
+            ? change.workspace.id
+            : undefined;
+      if (!gone) continue;
+      this.rests.forget(gone);
+      await this.deps.shared
+        ?.forget(gone)
+        .catch((error: Error) => this.deps.log(`collab: forgetting shared documents: ${error.message}`));
     }
   }
 
   private documents(workspaceId: string): WorkspaceDocuments {
     let docs = this.byWorkspace.get(workspaceId);
     if (!docs) {
+      const sharing = this.deps.shared?.forWorkspace(workspaceId);
       const created = new WorkspaceDocuments({
         files: {
           read: (path) =>
@@ -119,7 +132,8 @@ export class CollabService implements LiveFiles {
         },
         changes: this.deps.daemons.fileFeed(workspaceId),
         log: this.deps.log,
-        rests: this.rests.of(workspaceId),
+        rests: sharing?.rests ?? this.rests.of(workspaceId),
+        sharing,
         idle: () => {
           if (this.byWorkspace.get(workspaceId) === created) this.byWorkspace.delete(workspaceId);
         },

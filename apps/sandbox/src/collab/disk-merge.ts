@@ -28,6 +28,19 @@ export interface PendingWrite {
   text: string;
   /** The text is on disk now: it becomes the baseline. */
   commit(): void;
+  /** The document and the baseline as they will be once committed (for another instance to continue). */
+  rest(): MergeRest;
+}
+
+/** The text of the baseline `rest` holds (what the disk held when it was made). */
+export function baselineTextOf(rest: MergeRest): string {
+  const base = new Y.Doc();
+  try {
+    Y.applyUpdate(base, rest.base);
+    return base.getText(COLLAB_TEXT).toString();
+  } finally {
+    base.destroy();
+  }
 }
 
 /**
@@ -40,7 +53,7 @@ export interface PendingWrite {
  * runs merges and write-backs one at a time.
  */
 export class DiskMerge {
-  private readonly base = new Y.Doc();
+  private base = new Y.Doc();
   private baseText: string;
   /** Bumped by every baseline move, so a write begun before one cannot commit after it. */
   private generation = 0;
@@ -74,6 +87,21 @@ export class DiskMerge {
   private readonly forgetLiveText = () => {
     this.liveTextCache = undefined;
   };
+
+  /**
+   * Continues from another instance's merge of the same document (it stopped writing it): its
+   * document joins this one (Yjs keeps each item once) and its baseline becomes this one's.
+   */
+  adopt(rest: MergeRest, origin: unknown = DISK_ORIGIN): void {
+    Y.applyUpdate(this.live, rest.live, origin);
+    const base = new Y.Doc();
+    Y.applyUpdate(base, rest.base);
+    this.base.destroy();
+    this.base = base;
+    this.baseText = base.getText(COLLAB_TEXT).toString();
+    this.lastEdit = null;
+    this.generation++;
+  }
 
   /** The document and its baseline as Yjs updates, for a later load to continue (constructor). */
   rest(): MergeRest {
@@ -181,6 +209,10 @@ export class DiskMerge {
         if (generation !== this.generation) throw new Error("the baseline moved during a write-back");
         this.moveBaseline(update, text);
       },
+      rest: () => ({
+        live: Y.encodeStateAsUpdate(this.live),
+        base: Y.mergeUpdates([Y.encodeStateAsUpdate(this.base), update]),
+      }),
     };
   }
 

@@ -14,6 +14,7 @@ import { DaemonCallError } from "../daemon/daemon-connection";
 import { contentHash } from "./content-hash";
 import { DISK_ORIGIN, DiskMerge } from "./disk-merge";
 import type { DocumentRest } from "./resting-documents";
+import { continuingFrom } from "./shared-rests";
 
 /** Write-back waits this long after the last change… */
 export const WRITE_BACK_DELAY_MS = 300;
@@ -34,6 +35,18 @@ export interface FileAccess {
   write(path: string, content: string, expectedHash: string): Promise<WriteResult>;
 }
 
+/**
+ * Whether this service instance writes the document back and merges its disk: always when it is
+ * alone; with several instances only the one holding the document's writer lease (WriterLease).
+ */
+export interface WriterRole {
+  readonly writing: boolean;
+  /** Asks the lease's store whether this is still so (right before a merge changes the document). */
+  confirm(): Promise<boolean>;
+}
+
+const SOLE_WRITER: WriterRole = { writing: true, confirm: async () => true };
+
 /** Who changed the file on disk, as the editors show it. */
 export type DiskAuthor = "agent" | "disk";
 
@@ -44,6 +57,13 @@ export interface LiveFileEvents {
   gone(file: LiveFile): void;
   /** The file stopped being text the editor can hold: the document must end. */
   unusable(file: LiveFile, reason: "not-text" | "too-large"): void;
+  /** The baseline moved (a write-back or a merge): what a takeover would continue from changed. */
+  baselineMoved?(file: LiveFile): void;
+  /**
+   * A write-back is about to replace the file with `rest`'s baseline: resolves once a takeover
+   * could continue from it (should this instance die between the write and its sharing).
+   */
+  writing?(rest: DocumentRest): Promise<void>;
   log(line: string): void;
 }
 
@@ -75,7 +95,8 @@ export async function readForDocument(files: FileAccess, path: string): Promise<
  * One file's live document in the service, and its disk: writes the document back (at most
  * WRITE_BACK_DELAY_MS after the last change, never when the disk already holds the text, with a
  * compare-and-swap against the content of the baseline) and merges changes on disk into
- * it (DiskMerge). Disk work runs one step at a time.
+ * it (DiskMerge). Disk work runs one step at a time, and only while `role` says this instance is
+ * the document's writer: a follower's document changes only through the writer's updates.
  */
 export class LiveFile {
   /**
@@ -106,12 +127,39 @@ export class LiveFile {
     private readonly files: FileAccess,
     private readonly events: LiveFileEvents,
     rest?: DocumentRest,
+    private readonly role: WriterRole = SOLE_WRITER,
   ) {
     this.epoch = rest?.epoch ?? randomBytes(9).toString("base64url");
     this.merge = new DiskMerge(doc, rest?.merge ?? file.content, DISK_ORIGIN);
     doc.on("update", this.onUpdate);
     // What the disk did while the document rested merges like any disk change (before any write).
-    if (rest) void this.enqueue(() => this.merge.diskChanged(file.content).then(() => this.settled()));
+    if (rest && role.writing)
+      void this.enqueue(() => this.merge.diskChanged(file.content).then(() => this.settled()));
+  }
+
+  /**
+   * This instance became the writer (the one before died or let go): continue from the last
+   * state it shared whose baseline is what the disk holds (its last write may or may not have
+   * landed: `candidates` are the write it announced, then its last committed state), merge what
+   * the disk holds now and write back what is not there yet.
+   */
+  takeOver(candidates: readonly DocumentRest[]): Promise<void> {
+    return this.enqueue(async () => {
+      const disk = await readForDocument(this.files, this.path).catch(() => undefined);
+      const rest = continuingFrom(candidates, disk?.content);
+      if (rest) this.merge.adopt(rest.merge);
+      await this.readAndMerge("disk");
+    });
+  }
+
+  /** This instance stopped being the writer: nothing is written from here any more. */
+  standDown(): void {
+    this.clearTimer();
+    this.events.note({
+      type: "disk",
+      saved: false,
+      error: "Saving paused: this server lost its link to the others; it resumes on its own.",
+    });
   }
 
   get diskHoldsDocument(): boolean {
@@ -187,7 +235,7 @@ export class LiveFile {
   }
 
   private readonly onUpdate = (_update: Uint8Array, origin: unknown) => {
-    if (origin === DISK_ORIGIN || this.ended) return;
+    if (origin === DISK_ORIGIN || this.ended || !this.role.writing) return;
     this.setSaved(false);
     this.schedule();
   };
@@ -216,15 +264,18 @@ export class LiveFile {
   }
 
   private async writeBack(): Promise<void> {
+    if (!this.role.writing) return;
     for (let attempt = 0; attempt < 3; attempt++) {
       const write = this.merge.beginWrite();
       if (!write) return this.setSaved(true);
       try {
+        await this.events.writing?.({ epoch: this.epoch, merge: write.rest() });
         // Only over the text the baseline holds: a change on disk since (a shell, the agent) is
         // merged first, never overwritten, even when it lands while this write is under way.
         await this.files.write(this.path, write.text, contentHash(this.merge.baselineText));
         this.failing = false;
         write.commit();
+        this.events.baselineMoved?.(this);
         this.setSaved(this.merge.diskHoldsDocument);
         // Typing that arrived during the write goes with the next one.
         if (!this.saved) this.schedule();
@@ -251,6 +302,7 @@ export class LiveFile {
 
   /** Reads the file and merges it; false when the document cannot go on (the file went away). */
   private async readAndMerge(author: DiskAuthor): Promise<boolean> {
+    if (!this.role.writing) return false;
     let file: ReadResult;
     try {
       file = await readForDocument(this.files, this.path);
@@ -261,6 +313,8 @@ export class LiveFile {
       else throw error;
       return false;
     }
+    // Merged on two instances, one change would enter the document twice.
+    if (file.content !== this.merge.baselineText && !(await this.role.confirm())) return false;
     const outcome = await this.merge.diskChanged(file.content);
     // The watcher may see the agent's write before the call returns: it is the agent's all the same.
     if (outcome === "merged" && (author === "agent" || this.agentCalls > 0)) this.showAgent();
@@ -270,6 +324,7 @@ export class LiveFile {
 
   /** After a merge: tell the editors whether the disk holds the document, and write back if not. */
   private settled(): void {
+    this.events.baselineMoved?.(this);
     this.setSaved(this.merge.diskHoldsDocument);
     // People typed while the disk changed: the merged text goes back to disk.
     if (!this.saved) this.schedule();

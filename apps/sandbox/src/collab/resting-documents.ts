@@ -31,7 +31,7 @@ export class RestingDocuments {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** The rests of one workspace, by document name. */
-  of(workspaceId: string): WorkspaceRests {
+  of(workspaceId: string): LocalRests {
     const key = (name: string) => `${workspaceId}\0${name}`;
     return {
       keep: (name, rest) => this.keep(key(name), rest),
@@ -87,9 +87,17 @@ export class RestingDocuments {
   }
 }
 
+/** Where a workspace's documents rest: in this process, or shared by the instances (SharedRests). */
 export interface WorkspaceRests {
+  keep(name: string, rest: DocumentRest): void | Promise<void>;
+  /** The rest of `name` (the document loads from it now). */
+  take(name: string): DocumentRest | undefined | Promise<DocumentRest | undefined>;
+  epochOf(name: string): string | undefined | Promise<string | undefined>;
+}
+
+/** A workspace's rests in this process: given back once. */
+export interface LocalRests extends WorkspaceRests {
   keep(name: string, rest: DocumentRest): void;
-  /** The rest of `name`, removed from the store (the document loads from it now). */
   take(name: string): DocumentRest | undefined;
   epochOf(name: string): string | undefined;
 }

@@ -31,7 +31,10 @@ import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocumen
 import { MessageGuard, type MessageGuardDeps } from "./message-guard";
 import { RefusalLog } from "./refusal-log";
 import type { DocumentRest, WorkspaceRests } from "./resting-documents";
+import type { WorkspaceSharing } from "./shared-documents";
+import { continuingFrom } from "./shared-rests";
 import { UpdateBudget } from "./update-budget";
+import type { WriterLease } from "./writer-lease";
 
 /** A document stays loaded this long after its last editor left, so a quick reconnect finds it. */
 const UNLOAD_GRACE_MS = 10_000;
@@ -42,6 +45,10 @@ const RENAME_WINDOW_MS = 2000;
 const MAX_RENAME_CANDIDATES = 16;
 /** Give the add of a rename a moment to arrive after its unlink. */
 const RENAME_SETTLE_MS = 250;
+
+/** How long a load waits for the writer on another instance to share the document's state. */
+const SHARED_LOAD_MS = 10_000;
+const SHARED_LOAD_POLL_MS = 50;
 
 const collabToken = z.object({ epoch: z.string().max(64).nullable() });
 
@@ -79,6 +86,8 @@ export interface WorkspaceDocumentsDeps {
   idle(): void;
   /** Where unloaded documents rest, so an editor offline past the grace can sync back. */
   rests: WorkspaceRests;
+  /** Set: other service instances may have the same documents open (through Redis). */
+  sharing?: WorkspaceSharing;
 }
 
 /**
@@ -101,6 +110,10 @@ export class WorkspaceDocuments {
   /** What each load of a document has accepted, and from whom. */
   private readonly budgets = new Map<string, UpdateBudget>();
   private readonly people = new CollabPeople();
+  /** With sharing: each loaded document's writer lease, held or followed. */
+  private readonly leases = new Map<string, WriterLease>();
+  /** With sharing: documents whose shared state is being saved, and whether it changed meanwhile. */
+  private readonly sharingState = new Map<string, { again: boolean }>();
   private recentAdds: { path: string; at: number }[] = [];
   private sockets = 0;
   private following: AbortController | undefined;
@@ -109,6 +122,7 @@ export class WorkspaceDocuments {
     this.refusals = new RefusalLog(deps.log);
     this.hocuspocus = new Hocuspocus({
       quiet: true,
+      extensions: deps.sharing ? [deps.sharing.extension] : [],
       // Writing back is LiveFile's; Hocuspocus's store debounce only delays unloading.
       debounce: 50,
       maxDebounce: 500,
@@ -127,8 +141,9 @@ export class WorkspaceDocuments {
         // text. A resting document's copy does: it is kept aside for the load this socket starts.
         const current = file?.epoch ?? this.reviving.get(documentName)?.epoch;
         if (epoch !== null && epoch !== current) {
-          if (file || this.deps.rests.epochOf(documentName) !== epoch) throw refusal(CollabRefusal.Stale);
-          const rest = this.deps.rests.take(documentName);
+          if (file || (await this.deps.rests.epochOf(documentName)) !== epoch)
+            throw refusal(CollabRefusal.Stale);
+          const rest = await this.deps.rests.take(documentName);
           if (rest) this.reviving.set(documentName, rest);
         }
         const loaded = new Set([...this.live.keys(), ...this.hocuspocus.loadingDocuments.keys()]);
@@ -137,16 +152,31 @@ export class WorkspaceDocuments {
         (context as SocketContext).guard.documentAllowed(documentName);
       },
       onLoadDocument: async ({ document, documentName }) => {
-        const rest = this.reviving.get(documentName) ?? this.deps.rests.take(documentName);
+        const reviving = this.reviving.get(documentName);
         this.reviving.delete(documentName);
         try {
+          const opened = await this.opening(documentName, reviving);
+          const { lease } = opened;
           const file = await readForDocument(this.deps.files, documentName);
-          this.live.set(documentName, this.liveFile(document, documentName, file, rest));
+          // A writer continues the shared state the disk holds the baseline of (the last writer
+          // may have died between a write and sharing it).
+          const rest =
+            lease?.held && opened.rest && this.deps.sharing
+              ? (continuingFrom(await this.deps.sharing.rests.candidates(documentName), file.content) ??
+                opened.rest)
+              : opened.rest;
+          const live = this.liveFile(document, documentName, file, rest, lease);
+          this.live.set(documentName, live);
+          // The first load anywhere: the other instances load this state, never the file anew.
+          if (lease && !rest) await this.deps.rests.keep(documentName, live.rest());
+          lease?.follow();
           meterTransactions(document, (origin, ms) => {
             if (origin instanceof Connection) (origin.context as SocketContext).guard.updates.spent(ms);
           });
           this.follow();
         } catch (error) {
+          await this.leases.get(documentName)?.release();
+          this.leases.delete(documentName);
           if (error instanceof LoadRefusal) throw refusal(error.reason);
           this.deps.log(`collab: cannot open ${documentName}: ${(error as Error).message}`);
           throw refusal("unavailable");
@@ -197,7 +227,14 @@ export class WorkspaceDocuments {
       },
       afterUnloadDocument: async ({ documentName }) => {
         const file = this.live.get(documentName);
-        if (file && !file.isEnded) this.deps.rests.keep(documentName, file.rest());
+        const lease = this.leases.get(documentName);
+        this.leases.delete(documentName);
+        // A follower's state is the writer's to keep.
+        if (file && !file.isEnded && (lease?.held ?? true))
+          await Promise.resolve(this.deps.rests.keep(documentName, file.rest())).catch((error: Error) =>
+            this.deps.log(`collab: keeping ${documentName} failed: ${error.message}`),
+          );
+        await lease?.release();
         file?.end();
         this.live.delete(documentName);
         this.holds.delete(documentName);
@@ -280,6 +317,8 @@ export class WorkspaceDocuments {
   async close(): Promise<void> {
     this.following?.abort();
     await this.flush();
+    // Another instance takes over at once instead of when the leases lapse.
+    await Promise.all([...this.leases.values()].map((lease) => lease.release()));
     for (const timer of this.graces.values()) clearTimeout(timer);
     this.graces.clear();
     for (const name of [...this.holds.keys()]) this.release(name);
@@ -296,12 +335,80 @@ export class WorkspaceDocuments {
     });
   }
 
+  /**
+   * Where a load starts: alone, from the rest an editor's copy asked for or the one kept here. With
+   * sharing, from the shared state, and as the writer when this instance takes the document's
+   * lease; else as a follower, which needs the state the writer shares when it loads first.
+   */
+  private async opening(
+    name: string,
+    reviving: DocumentRest | undefined,
+  ): Promise<{ rest?: DocumentRest; lease?: WriterLease }> {
+    const sharing = this.deps.sharing;
+    if (!sharing) return { rest: reviving ?? (await this.deps.rests.take(name)) };
+    const lease = sharing.lease(name, {
+      gained: () => void this.tookOver(name),
+      lost: () => {
+        this.deps.log(`collab: ${name} is no longer written from this instance (its lease lapsed)`);
+        this.live.get(name)?.standDown();
+      },
+      log: this.deps.log,
+    });
+    const deadline = Date.now() + SHARED_LOAD_MS;
+    for (;;) {
+      const writing = await lease.claim();
+      const rest = await this.deps.rests.take(name);
+      if (writing || rest) {
+        if (writing) this.deps.log(`collab: ${name} is written from this instance (it loaded it first)`);
+        this.leases.set(name, lease);
+        return { rest, lease };
+      }
+      if (Date.now() > deadline) throw new Error("the instance writing it shared no state in time");
+      await new Promise((resolve) => setTimeout(resolve, SHARED_LOAD_POLL_MS));
+    }
+  }
+
+  /** This instance took a document's lease over: its file continues from the shared state. */
+  private async tookOver(name: string): Promise<void> {
+    const file = this.live.get(name);
+    if (!file) return;
+    this.deps.log(`collab: ${name} is written from this instance now (it took the lease over)`);
+    try {
+      await file.takeOver((await this.deps.sharing?.rests.candidates(name)) ?? []);
+    } catch (error) {
+      this.deps.log(`collab: taking over ${name} failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** The writer shares the document's state after each baseline move, one save at a time. */
+  private async share(name: string, file: LiveFile): Promise<void> {
+    const saving = this.sharingState.get(name);
+    if (saving) {
+      saving.again = true;
+      return;
+    }
+    const state = { again: true };
+    this.sharingState.set(name, state);
+    try {
+      while (state.again && this.leases.get(name)?.held) {
+        state.again = false;
+        await this.deps.rests.keep(name, file.rest());
+      }
+    } catch (error) {
+      this.deps.log(`collab: sharing ${name} failed: ${(error as Error).message}`);
+    } finally {
+      this.sharingState.delete(name);
+    }
+  }
+
   private liveFile(
     document: Document,
     name: string,
     file: Awaited<ReturnType<typeof readForDocument>>,
     rest: DocumentRest | undefined,
+    lease: WriterLease | undefined,
   ): LiveFile {
+    const sharing = this.deps.sharing;
     return new LiveFile(
       document,
       document.awareness,
@@ -320,9 +427,17 @@ export class WorkspaceDocuments {
                 ? "The file is no longer text; it was closed."
                 : "The file became too large to edit live; it was closed.",
           }),
+        baselineMoved: lease ? (live) => void this.share(name, live) : undefined,
+        writing: sharing && ((next) => sharing.rests.announce(name, next)),
         log: this.deps.log,
       },
       rest,
+      lease && {
+        get writing() {
+          return lease.held;
+        },
+        confirm: () => lease.confirm(),
+      },
     );
   }
 
@@ -438,6 +553,7 @@ export class WorkspaceDocuments {
     if (this.sockets > 0 || this.live.size > 0 || this.hocuspocus.loadingDocuments.size > 0) return;
     this.following?.abort();
     this.following = undefined;
+    void this.deps.sharing?.close();
     this.deps.idle();
   }
 }

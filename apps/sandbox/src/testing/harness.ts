@@ -95,6 +95,8 @@ export interface TestService {
 const TEST_SERVICE_ENV = {
   CODER_WARM_POOL: "0",
   CODER_DEFAULT_LIMITS: "workspaces=1000,running=1000,memoryMb=10000000,cpus=10000,diskMb=100000000",
+  // Set for a run: the live-document tests run through Redis as several instances would.
+  ...(process.env.CODER_REDIS_URL ? { CODER_REDIS_URL: process.env.CODER_REDIS_URL } : {}),
 };
 
 /**

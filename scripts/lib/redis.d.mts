@@ -1,0 +1,2 @@
+// Types for redis.mjs.
+export function ensureRedis(): Promise<string>;
