@@ -104,6 +104,24 @@ describe("the Swarm driver on a swarm of a manager and a worker", () => {
     expect(read.out).toBe("hello from a job\ntyped-42\n");
   });
 
+  it("tells the service when a workspace is stopped outside it", async () => {
+    const abort = new AbortController();
+    const events = driver.events(abort.signal)[Symbol.asyncIterator]();
+    // As an operator would: `docker service scale <service>=0` on the manager.
+    const service = swarm.manager.docker.getService(serviceName(instance, "worker"));
+    const { Version, Spec } = await service.inspect();
+    await service.update({
+      _query: { version: Version.Index },
+      _body: { ...Spec, Mode: { Replicated: { Replicas: 0 } } },
+    } as never);
+    for (let next = await events.next(); ; next = await events.next()) {
+      if (next.done) throw new Error("the events ended");
+      if (next.value.workspaceId === "worker" && next.value.state === "stopped") break;
+    }
+    abort.abort();
+    await driver.start("worker");
+  });
+
   it("removes a workspace's service, network and volumes", async () => {
     await driver.remove("worker");
     expect(await driver.state("worker")).toBe("missing");

@@ -97,13 +97,16 @@ export class SwarmDriver implements WorkspaceDriver {
 
   /** Nothing is left half done between runs (no egress rules, no disk images); says what is missing. */
   async prepare(): Promise<void> {
-    if (this.opts.diskQuotaAsked) {
+    const missing = [
       // The quota's filesystem images are made by a job on the workspace's node, which is only
       // known once Swarm placed the task, after its volumes were made.
-      throw new Error(
+      this.opts.diskQuotaAsked &&
         "disk quotas are not available on a swarm yet: workspaces there get unbounded volumes (CODER_DISK_MB=0 silences this)",
-      );
-    }
+      // A Swarm service cannot name a runtime: gVisor is the engine's default on the nodes chosen.
+      this.opts.runtime === "runsc" &&
+        "a swarm runs workspaces under each node's default runtime: make runsc the default on the nodes meant for them and name them in CODER_SWARM_CONSTRAINTS (node.labels.runtime==runsc)",
+    ].filter((m): m is string => typeof m === "string");
+    if (missing.length > 0) throw new Error(missing.join("; "));
   }
 
   /**
@@ -421,8 +424,16 @@ export class SwarmDriver implements WorkspaceDriver {
     return this.closing.settle();
   }
 
-  async *events(signal: AbortSignal): AsyncIterable<DriverEvent> {
-    let known = new Map((await this.list()).map((w) => [w.id, w.state]));
+  /** Changes since the call: what runs is asked at once, before anything is read from the stream. */
+  events(signal: AbortSignal): AsyncIterable<DriverEvent> {
+    return this.changes(this.list(), signal);
+  }
+
+  private async *changes(
+    first: Promise<{ id: string; state: ContainerState }[]>,
+    signal: AbortSignal,
+  ): AsyncIterable<DriverEvent> {
+    let known = new Map((await first).map((w) => [w.id, w.state]));
     while (!signal.aborted) {
       await sleep(EVENTS_POLL_MS, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;
