@@ -2,8 +2,9 @@ import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runJobContainer } from "../docker/job-container";
 import { requireImage } from "../testing/harness";
+import { outputOf } from "../testing/process-output";
 import type { SwarmDriver } from "./swarm-driver";
-import { newSwarmInstance, outputOf, testSwarmDriver } from "./testing/test-driver";
+import { newSwarmInstance, testSwarmDriver } from "./testing/test-driver";
 import { startTestSwarm, type TestSwarm } from "./testing/test-swarm";
 
 const image = requireImage();

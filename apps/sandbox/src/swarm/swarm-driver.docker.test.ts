@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LABEL_INSTANCE } from "../docker/container-spec";
 import { requireImage } from "../testing/harness";
+import { outputOf } from "../testing/process-output";
 import { until } from "../testing/until";
 import { serviceName } from "./service-spec";
 import type { SwarmDriver } from "./swarm-driver";
-import { newSwarmInstance, outputOf, testSwarmDriver } from "./testing/test-driver";
+import { newSwarmInstance, testSwarmDriver } from "./testing/test-driver";
 import { startTestSwarm, type TestSwarm } from "./testing/test-swarm";
 
 const image = requireImage();

@@ -1,6 +1,5 @@
-// Test support: a Swarm driver on the test swarm, and the output of a process run through it.
+// Test support: a Swarm driver on the test swarm.
 import { randomBytes } from "node:crypto";
-import type { AttachedProcess } from "../../driver/workspace-driver";
 import { SwarmDriver } from "../swarm-driver";
 import type { TestSwarm } from "./test-swarm";
 
@@ -25,15 +24,4 @@ export function testSwarmDriver(swarm: TestSwarm, instance: string, constraints:
     },
     swarm.manager.docker,
   );
-}
-
-/** Feeds `input` (or nothing) and collects stdout and stderr until the process ends. */
-export async function outputOf(process: AttachedProcess, input = ""): Promise<{ code: number; out: string }> {
-  process.stdin.end(input);
-  const chunks: Buffer[] = [];
-  const collect = (c: Buffer) => chunks.push(c);
-  process.stdout.on("data", collect);
-  process.stderr.on("data", collect);
-  const code = await process.exited;
-  return { code: code ?? -1, out: Buffer.concat(chunks).toString() };
 }
