@@ -45,6 +45,21 @@ describe("loadConfig", () => {
     );
   });
 
+  it("runs workspaces on the Docker engine unless a swarm is asked for, placed by its constraints", () => {
+    expect(loadConfig({ CODER_IMAGE: "img" }).driver).toBe("docker");
+    const c = loadConfig({
+      CODER_IMAGE: "img",
+      CODER_DRIVER: "swarm",
+      CODER_SWARM_CONSTRAINTS: "node.labels.coder==yes, node.role!=manager",
+    });
+    expect(c.driver).toBe("swarm");
+    expect(c.swarm.constraints).toEqual(["node.labels.coder==yes", "node.role!=manager"]);
+    expect(c.swarm.reservations).toEqual({ memoryBytes: 256 * 1024 * 1024, nanoCpus: 250_000_000 });
+    expect(() => loadConfig({ CODER_IMAGE: "img", CODER_SWARM_CONSTRAINTS: "node.role" })).toThrow(
+      /CODER_SWARM_CONSTRAINTS/,
+    );
+  });
+
   it("names every invalid setting in one readable error", () => {
     expect(() => loadConfig({ CODER_PORT: "nope", CODER_RUNTIME: "kata" })).toThrow(
       /CODER_PORT[\s\S]*CODER_IMAGE[\s\S]*CODER_RUNTIME|CODER_PORT[\s\S]*CODER_RUNTIME[\s\S]*CODER_IMAGE/,

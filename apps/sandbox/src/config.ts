@@ -35,6 +35,24 @@ const envSchema = z
     CODER_BROWSER_IMAGE: z.string().min(1).default("coder-browser:latest"),
     CODER_WEB_UPSTREAM: z.string().url().optional(),
     CODER_RUNTIME: z.enum(["runc", "runsc"]).default("runc"),
+    /** Where workspaces run: the Docker engine of DOCKER_HOST, or a Docker Swarm it manages. */
+    CODER_DRIVER: z.enum(["docker", "swarm"]).default("docker"),
+    /** Swarm constraint expressions (comma-separated) every workspace is placed by, e.g. node.labels.coder==yes. */
+    CODER_SWARM_CONSTRAINTS: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((c) => c.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(z.string().regex(/^[\w.-]+\s*(==|!=)\s*[^\s,]+$/, "must be like node.labels.coder==yes")),
+      ),
+    /** What Swarm sets aside on a node for each workspace when it places it. */
+    CODER_SWARM_RESERVE_MEMORY_MB: z.coerce.number().int().min(0).default(256),
+    CODER_SWARM_RESERVE_CPUS: z.coerce.number().min(0).max(64).default(0.25),
     /**
      * Origins allowed besides the service's own (comma-separated), e.g. a reverse proxy's public URL;
      * their host names join the names the service answers to.
@@ -171,6 +189,9 @@ export type Config = {
   browserImage: string;
   webUpstream?: string;
   runtime: "runc" | "runsc";
+  driver: "docker" | "swarm";
+  /** The Swarm driver's placement: constraints and per-workspace reservations. */
+  swarm: { constraints: string[]; reservations: { memoryBytes: number; nanoCpus: number } };
   allowedOrigins: string[];
   /** Host names (lowercase, IPv6 in brackets) the service answers to; any other Host is refused. */
   allowedHosts: string[];
@@ -233,6 +254,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browserImage: e.CODER_BROWSER_IMAGE,
     webUpstream: e.CODER_WEB_UPSTREAM,
     runtime: e.CODER_RUNTIME,
+    driver: e.CODER_DRIVER,
+    swarm: {
+      constraints: e.CODER_SWARM_CONSTRAINTS,
+      reservations: {
+        memoryBytes: e.CODER_SWARM_RESERVE_MEMORY_MB * 1024 * 1024,
+        nanoCpus: Math.round(e.CODER_SWARM_RESERVE_CPUS * 1e9),
+      },
+    },
     allowedOrigins: e.CODER_ALLOWED_ORIGINS.map((url) => url.origin),
     allowedHosts: allowedHosts(e.CODER_HOST, e.CODER_ALLOWED_ORIGINS),
     instance: e.CODER_INSTANCE,

@@ -49,6 +49,30 @@ export function volumeNames(instance: string, id: string): string[] {
   return [volumeName(instance, id), stateVolumeName(instance, id)];
 }
 
+/** The environment of a workspace's processes: nothing of the service's own. */
+export function workspaceEnv(): string[] {
+  const { user } = containerLayout;
+  return [`HOME=${user.home}`, "LANG=C.UTF-8", "TERM=xterm-256color", `USER=${user.name}`, "SHELL=/bin/bash"];
+}
+
+/** The labels that find a workspace's container (or Swarm service) again. */
+export function workspaceLabels(spec: WorkspaceSpec, instance: string): Record<string, string> {
+  return {
+    [LABEL_MANAGED]: "true",
+    [LABEL_INSTANCE]: instance,
+    [LABEL_WORKSPACE]: spec.id,
+    ...(spec.spare ? { [LABEL_SPARE]: "true" } : {}),
+  };
+}
+
+/** The two writable folders besides the volumes, in memory: scratch space and the user's home. */
+export function tmpfsFolders(): { target: string; sizeMb: number; mode: number; ownedByUser: boolean }[] {
+  return [
+    { target: "/tmp", sizeMb: 512, mode: 0o1777, ownedByUser: false },
+    { target: containerLayout.user.home, sizeMb: 256, mode: 0o755, ownedByUser: true },
+  ];
+}
+
 /**
  * The create options of every workspace container. Untrusted code runs here, so the defaults take
  * everything away that the workspace does not need: root, capabilities, privilege escalation, a
@@ -65,13 +89,8 @@ export function containerSpec(spec: WorkspaceSpec, opts: HardeningOptions): Cont
     User: `${user.uid}:${user.uid}`,
     WorkingDir: workspace,
     Hostname: "workspace",
-    Env: [`HOME=${user.home}`, "LANG=C.UTF-8", "TERM=xterm-256color", `USER=${user.name}`, "SHELL=/bin/bash"],
-    Labels: {
-      [LABEL_MANAGED]: "true",
-      [LABEL_INSTANCE]: opts.instance,
-      [LABEL_WORKSPACE]: spec.id,
-      ...(spec.spare ? { [LABEL_SPARE]: "true" } : {}),
-    },
+    Env: workspaceEnv(),
+    Labels: workspaceLabels(spec, opts.instance),
     NetworkDisabled: !spec.egress,
     StopTimeout: 3,
     HostConfig: {
@@ -101,10 +120,12 @@ export function hardenedHostConfig(opts: HardeningOptions) {
     SecurityOpt: ["no-new-privileges:true"],
     Privileged: false,
     ReadonlyRootfs: true,
-    Tmpfs: {
-      "/tmp": "rw,nosuid,nodev,size=512m,mode=1777",
-      [user.home]: `rw,nosuid,nodev,size=256m,uid=${user.uid},gid=${user.uid},mode=0755`,
-    },
+    Tmpfs: Object.fromEntries(
+      tmpfsFolders().map((t) => [
+        t.target,
+        `rw,nosuid,nodev,size=${t.sizeMb}m,${t.ownedByUser ? `uid=${user.uid},gid=${user.uid},` : ""}mode=${t.mode.toString(8).padStart(4, "0")}`,
+      ]),
+    ),
     Binds: [],
     PidsLimit: opts.pidsLimit,
     Memory: opts.memoryBytes,

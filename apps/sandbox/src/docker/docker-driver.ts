@@ -1,5 +1,3 @@
-import { PassThrough } from "node:stream";
-import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
 import type {
   AttachedProcess,
@@ -13,6 +11,8 @@ import type {
   WorkspaceSpec,
 } from "../driver/workspace-driver";
 import { browserJobSpec } from "./browser-job";
+import { ClosingProcesses } from "./closing-processes";
+import { execAttached, execOnTty } from "./container-exec";
 import {
   containerName,
   containerSpec,
@@ -25,7 +25,6 @@ import {
   volumeName,
   volumeNames,
 } from "./container-spec";
-import { demuxWithBackpressure } from "./demux";
 import { DiskImages } from "./disk-images";
 import {
   EgressNetwork,
@@ -35,13 +34,9 @@ import {
 } from "./egress/egress-network";
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
-import { PID_ACK, processCloser, readReportedPid, reportingPid } from "./exec-process";
 import { runJobContainer } from "./job-container";
 import { specFingerprint } from "./spec-fingerprint";
 import { LABEL_JOB, startVolumeJob, volumeJobSpec } from "./volume-job";
-
-/** Who exec'd processes run as, and so who may signal them. */
-const EXEC_USER = containerLayout.user.name;
 
 export interface DockerDriverOptions extends HardeningOptions {
   /** Without it, egress workspaces cannot be created or started. */
@@ -53,8 +48,7 @@ export class DockerDriver implements WorkspaceDriver {
   readonly docker: Docker;
   private readonly egressNetwork: EgressNetwork | undefined;
   private readonly disks: DiskImages;
-  /** Processes being ended by their `close()`; `settle()` waits for them. */
-  private readonly closing = new Set<Promise<void>>();
+  private readonly closing = new ClosingProcesses();
 
   constructor(
     private readonly opts: DockerDriverOptions,
@@ -275,67 +269,11 @@ export class DockerDriver implements WorkspaceDriver {
     cmd: string[],
     options: { env?: string[]; backpressure?: boolean } = {},
   ): Promise<AttachedProcess> {
-    const container = this.container(id);
-    const exec = await container.exec({
-      Cmd: reportingPid(cmd, false),
-      AttachStdin: true,
-      AttachStdout: true,
-      AttachStderr: true,
-      Tty: false,
-      User: EXEC_USER,
-      WorkingDir: containerLayout.workspace,
-      Env: options.env,
-    });
-    const stream = await exec.start({ hijack: true, stdin: true });
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    if (options.backpressure) demuxWithBackpressure(stream, stdout, stderr);
-    else this.docker.modem.demuxStream(stream, stdout, stderr);
-    const exited = new Promise<number | null>((resolve) => {
-      const done = () => {
-        stdout.end();
-        stderr.end();
-        exec.inspect().then(
-          (info) => resolve(info.ExitCode ?? null),
-          () => resolve(null),
-        );
-      };
-      stream.once("end", done);
-      stream.once("close", done);
-      stream.once("error", done);
-    });
-    const pid = await readReportedPid(stderr).catch((err) => {
-      stream.destroy();
-      throw err;
-    });
-    const close = this.tracked(processCloser({ container, user: EXEC_USER, pid, stream, tty: false }));
-    return { stdin: stream, stdout, stderr, exited, close };
+    return execAttached(this.container(id), cmd, options, this.closing);
   }
 
   async execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess> {
-    const container = this.container(id);
-    const exec = await container.exec({
-      Cmd: reportingPid(cmd, true),
-      AttachStdin: true,
-      AttachStdout: true,
-      AttachStderr: true,
-      Tty: true,
-      User: EXEC_USER,
-      WorkingDir: containerLayout.workspace,
-      Env: ["TERM=xterm-256color", "LANG=C.UTF-8", "COLORTERM=truecolor"],
-    });
-    const stream = await exec.start({ hijack: true, stdin: true, Tty: true });
-    const pid = await readReportedPid(stream).catch((err) => {
-      stream.destroy();
-      throw err;
-    });
-    const close = this.tracked(processCloser({ container, user: EXEC_USER, pid, stream, tty: true }));
-    stream.write(PID_ACK);
-    const resize = async (cols: number, rows: number) => {
-      await exec.resize({ w: cols, h: rows }).catch(() => undefined);
-    };
-    await resize(size.cols, size.rows);
-    return { stream, resize, close };
+    return execOnTty(this.container(id), cmd, size, this.closing);
   }
 
   async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
@@ -353,19 +291,8 @@ export class DockerDriver implements WorkspaceDriver {
     return { exitCode: statusCode, stdout: output };
   }
 
-  /** A closer whose work `settle()` waits for while it runs. */
-  private tracked(close: () => Promise<void>): () => Promise<void> {
-    return () => {
-      const closing = close();
-      this.closing.add(closing);
-      void closing.finally(() => this.closing.delete(closing));
-      return closing;
-    };
-  }
-
-  async settle(): Promise<void> {
-    // Closing one process can start the close of another (a socket's end closes its exec).
-    while (this.closing.size > 0) await Promise.all(this.closing);
+  settle(): Promise<void> {
+    return this.closing.settle();
   }
 
   async *events(signal: AbortSignal): AsyncIterable<DriverEvent> {

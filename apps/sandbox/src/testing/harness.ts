@@ -12,6 +12,7 @@ import { createDriver } from "../create-driver";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { type RunningService, type ServiceOptions, startService } from "../service";
 import type { AppRouter } from "../trpc/router";
+import { outputOf } from "./process-output";
 
 export function requireImage(): string {
   const image = process.env.CODER_IMAGE;
@@ -221,14 +222,7 @@ export async function execIn(
   workspaceId: string,
   cmd: string[],
 ): Promise<{ code: number; out: string }> {
-  const proc = await instanceDriver(instance).exec(workspaceId, cmd);
-  proc.stdin.end();
-  const chunks: Buffer[] = [];
-  const collect = (c: Buffer) => chunks.push(c);
-  proc.stdout.on("data", collect);
-  proc.stderr.on("data", collect);
-  const code = await proc.exited;
-  return { code: code ?? -1, out: Buffer.concat(chunks).toString() };
+  return outputOf(await instanceDriver(instance).exec(workspaceId, cmd));
 }
 
 /** A terminal WebSocket client that collects the screen bytes it receives and acks them. */

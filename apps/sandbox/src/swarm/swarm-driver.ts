@@ -1,0 +1,456 @@
+import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import Docker from "dockerode";
+import { browserJobSpec } from "../docker/browser-job";
+import { ClosingProcesses } from "../docker/closing-processes";
+import { execAttached, execOnTty } from "../docker/container-exec";
+import {
+  type HardeningOptions,
+  LABEL_INSTANCE,
+  LABEL_MANAGED,
+  LABEL_SPARE,
+  LABEL_WORKSPACE,
+  volumeNames,
+} from "../docker/container-spec";
+import { EgressUnavailableError } from "../docker/egress/egress-network";
+import { statusCode } from "../docker/engine-errors";
+import { runJobContainer } from "../docker/job-container";
+import { specFingerprint } from "../docker/spec-fingerprint";
+import { LABEL_JOB, startVolumeJob, volumeJobSpec } from "../docker/volume-job";
+import type {
+  AttachedProcess,
+  BrowserJobSpec,
+  ContainerState,
+  DriverEvent,
+  SpareWorkspace,
+  TtyProcess,
+  VolumeJobSpec,
+  WorkspaceDriver,
+  WorkspaceSpec,
+} from "../driver/workspace-driver";
+import { NodeEngines } from "./node-engines";
+import { networkName, pinnedTo, type SwarmPlacement, serviceName, serviceSpec } from "./service-spec";
+
+/** How long Swarm may take to place, start or stop a workspace's task. */
+const TASK_WAIT_MS = 120_000;
+const POLL_MS = 200;
+/** How often `events` looks for changes: Swarm reports no task events through the API. */
+const EVENTS_POLL_MS = 1000;
+
+export interface SwarmDriverOptions extends HardeningOptions {
+  placement: SwarmPlacement;
+  /** The nodes' engines this instance reaches; unset: the manager's own (found by `ready`). */
+  nodeEngines?: ReadonlyMap<string, Docker>;
+  /** A disk quota was configured, which workspaces on a swarm do not get yet (`prepare` says so). */
+  diskQuotaAsked?: boolean;
+}
+
+interface Task {
+  NodeID?: string;
+  DesiredState?: string;
+  Status?: { State?: string; ContainerStatus?: { ContainerID?: string } };
+}
+
+/** A task that runs, with the node it runs on. */
+interface RunningTask {
+  nodeId: string;
+  containerId: string;
+}
+
+/**
+ * Runs each workspace as a Swarm service of one task, created through a manager's engine
+ * (`DOCKER_HOST`): Swarm places it by its reservations and the configured constraints, and the
+ * service is then pinned to that node, where its volumes are. Processes, jobs and volumes go through
+ * the engine of that node (node-engines.ts). Egress and disk quotas are not available here yet.
+ */
+export class SwarmDriver implements WorkspaceDriver {
+  readonly manager: Docker;
+  private readonly nodes: NodeEngines;
+  private readonly closing = new ClosingProcesses();
+
+  constructor(
+    private readonly opts: SwarmDriverOptions,
+    manager?: Docker,
+  ) {
+    this.manager = manager ?? new Docker();
+    this.nodes = new NodeEngines(opts.nodeEngines);
+  }
+
+  private service(id: string) {
+    return this.manager.getService(serviceName(this.opts.instance, id));
+  }
+
+  async ready(): Promise<void> {
+    let info: { Swarm?: { NodeID?: string; ControlAvailable?: boolean } };
+    try {
+      info = await this.manager.info();
+    } catch (err) {
+      throw new Error(`the Docker engine does not answer (${(err as Error).message})`);
+    }
+    if (!info.Swarm?.ControlAvailable || !info.Swarm.NodeID) {
+      throw new Error(
+        "the Docker engine is not a manager of a swarm; run the service against a manager node (docker swarm init)",
+      );
+    }
+    if (!this.opts.nodeEngines) this.nodes.add(info.Swarm.NodeID, this.manager);
+  }
+
+  /** Nothing is left half done between runs (no egress rules, no disk images); says what is missing. */
+  async prepare(): Promise<void> {
+    const missing = [
+      // The quota's filesystem images are made by a job on the workspace's node, which is only
+      // known once Swarm placed the task, after its volumes were made.
+      this.opts.diskQuotaAsked &&
+        "disk quotas are not available on a swarm yet: workspaces there get unbounded volumes (CODER_DISK_MB=0 silences this)",
+      // A Swarm service cannot name a runtime: gVisor is the engine's default on the nodes chosen.
+      this.opts.runtime === "runsc" &&
+        "a swarm runs workspaces under each node's default runtime: make runsc the default on the nodes meant for them and name them in CODER_SWARM_CONSTRAINTS (node.labels.runtime==runsc)",
+    ].filter((m): m is string => typeof m === "string");
+    if (missing.length > 0) throw new Error(missing.join("; "));
+  }
+
+  /**
+   * Makes the workspace's network and service, lets Swarm place its task (which makes the volumes on
+   * that node), pins the service there, and stops the task again: the files can be filled before the
+   * workspace starts, as with the Docker driver.
+   */
+  async create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void> {
+    if (spec.egress) throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
+    const labels = {
+      [LABEL_MANAGED]: "true",
+      [LABEL_INSTANCE]: this.opts.instance,
+      [LABEL_WORKSPACE]: spec.id,
+    };
+    try {
+      await this.manager.createNetwork({
+        Name: networkName(this.opts.instance, spec.id),
+        Driver: "overlay",
+        Internal: true,
+        Attachable: false,
+        Labels: labels,
+      });
+    } catch (err) {
+      if (statusCode(err) !== 409) throw err;
+    }
+    signal?.throwIfAborted();
+    await this.manager.createService(
+      serviceSpec({ ...spec, image: await this.imageId(spec.image) }, this.opts, this.opts.placement, 1),
+    );
+    const task = await this.waitForRunningTask(spec.id, signal);
+    await this.updateService(spec.id, (s) => {
+      const placement = s.TaskTemplate.Placement ?? {};
+      s.TaskTemplate.Placement = {
+        ...placement,
+        Constraints: [...(placement.Constraints ?? []), pinnedTo(task.nodeId)],
+      };
+      s.Mode = { Replicated: { Replicas: 0 } };
+    });
+    await this.waitForNoTask(spec.id, signal);
+  }
+
+  /**
+   * The image by its id when the manager has it: a node's engine then runs its own copy (the id is
+   * the digest of its content, the same on every node it was loaded into) instead of asking a
+   * registry first, which by tag it does before every start.
+   */
+  private async imageId(image: string): Promise<string> {
+    try {
+      return (await this.manager.getImage(image).inspect()).Id;
+    } catch (err) {
+      if (statusCode(err) === 404) return image;
+      throw err;
+    }
+  }
+
+  async start(id: string, signal?: AbortSignal): Promise<void> {
+    await this.scale(id, 1);
+    await this.waitForRunningTask(id, signal);
+  }
+
+  async stop(id: string): Promise<void> {
+    try {
+      await this.scale(id, 0);
+    } catch (err) {
+      if (statusCode(err) === 404) return;
+      throw err;
+    }
+    await this.waitForNoTask(id);
+  }
+
+  private async scale(id: string, replicas: 0 | 1): Promise<void> {
+    await this.updateService(id, (s) => {
+      s.Mode = { Replicated: { Replicas: replicas } };
+    });
+  }
+
+  /** Changes the service's spec, retrying when another update came in between. */
+  private async updateService(id: string, change: (spec: ServiceSpecBody) => void): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const info = (await this.service(id).inspect()) as {
+        Version: { Index: number };
+        Spec: ServiceSpecBody;
+      };
+      change(info.Spec);
+      try {
+        await this.service(id).update({ _query: { version: info.Version.Index }, _body: info.Spec } as never);
+        return;
+      } catch (err) {
+        // "update out of sequence": someone else updated it since the inspect.
+        if (attempt >= 3 || !/out of sequence/.test((err as Error).message)) throw err;
+      }
+    }
+  }
+
+  private async tasks(id: string): Promise<Task[]> {
+    return (await this.manager.listTasks({
+      filters: { service: [serviceName(this.opts.instance, id)] },
+    })) as Task[];
+  }
+
+  private async runningTask(id: string): Promise<RunningTask | undefined> {
+    const task = (await this.tasks(id)).find(
+      (t) => t.DesiredState === "running" && t.Status?.State === "running",
+    );
+    const containerId = task?.Status?.ContainerStatus?.ContainerID;
+    return task?.NodeID && containerId ? { nodeId: task.NodeID, containerId } : undefined;
+  }
+
+  private async waitForRunningTask(id: string, signal?: AbortSignal): Promise<RunningTask> {
+    const deadline = Date.now() + TASK_WAIT_MS;
+    for (;;) {
+      signal?.throwIfAborted();
+      const task = await this.runningTask(id);
+      if (task) return task;
+      if (Date.now() > deadline)
+        throw new Error(`the swarm did not start the workspace within ${TASK_WAIT_MS / 1000} s`);
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** Until no task of the service runs or is about to (its container is stopped or gone). */
+  private async waitForNoTask(id: string, signal?: AbortSignal): Promise<void> {
+    const deadline = Date.now() + TASK_WAIT_MS;
+    const active = ["new", "pending", "assigned", "accepted", "preparing", "ready", "starting", "running"];
+    for (;;) {
+      signal?.throwIfAborted();
+      const tasks = await this.tasks(id);
+      if (!tasks.some((t) => active.includes(t.Status?.State ?? ""))) return;
+      if (Date.now() > deadline)
+        throw new Error(`the swarm did not stop the workspace within ${TASK_WAIT_MS / 1000} s`);
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** The node the workspace is pinned to (where its volumes are), once it was placed. */
+  private async pinnedNode(id: string): Promise<string | undefined> {
+    const info = (await this.service(id).inspect()) as { Spec: ServiceSpecBody };
+    const pin = info.Spec.TaskTemplate.Placement?.Constraints?.find((c) => c.startsWith(pinnedTo("")));
+    return pin?.slice(pinnedTo("").length);
+  }
+
+  private async nodeOf(id: string): Promise<Docker> {
+    const node = await this.pinnedNode(id);
+    if (!node) throw new Error("the workspace was never placed on a machine of the swarm");
+    return this.nodes.get(node);
+  }
+
+  private async runningContainer(id: string): Promise<Docker.Container> {
+    const task = await this.runningTask(id);
+    if (!task) throw new Error("the workspace is not running");
+    return this.nodes.get(task.nodeId).getContainer(task.containerId);
+  }
+
+  async remove(id: string): Promise<void> {
+    const node = await this.pinnedNode(id).catch((err) => {
+      if (statusCode(err) === 404) return undefined;
+      throw err;
+    });
+    try {
+      await this.service(id).remove();
+    } catch (err) {
+      if (statusCode(err) !== 404) throw err;
+    }
+    if (node) await this.removeFromNode(id, this.nodes.get(node));
+    await this.removeNetwork(id);
+  }
+
+  /** The task's container (Swarm removes it soon after the service), jobs, then the volumes. */
+  private async removeFromNode(id: string, engine: Docker): Promise<void> {
+    const { instance } = this.opts;
+    const deadline = Date.now() + TASK_WAIT_MS;
+    for (;;) {
+      const containers = await engine.listContainers({
+        all: true,
+        filters: { label: [`${LABEL_INSTANCE}=${instance}`, `${LABEL_WORKSPACE}=${id}`] },
+      });
+      if (containers.length === 0) break;
+      if (Date.now() > deadline) {
+        for (const c of containers)
+          await engine
+            .getContainer(c.Id)
+            .remove({ force: true })
+            .catch(() => undefined);
+        break;
+      }
+      await sleep(POLL_MS);
+    }
+    const jobs = await engine.listContainers({
+      all: true,
+      filters: { label: [`${LABEL_INSTANCE}=${instance}`, `${LABEL_JOB}=${id}`] },
+    });
+    for (const job of jobs)
+      await engine
+        .getContainer(job.Id)
+        .remove({ force: true })
+        .catch(() => undefined);
+    for (const volume of volumeNames(instance, id)) {
+      try {
+        await engine.getVolume(volume).remove();
+      } catch (err) {
+        if (statusCode(err) !== 404) throw err;
+      }
+    }
+  }
+
+  private async removeNetwork(id: string): Promise<void> {
+    // The network stays busy until the task's endpoints are gone on every node.
+    const deadline = Date.now() + TASK_WAIT_MS;
+    for (;;) {
+      try {
+        await this.manager.getNetwork(networkName(this.opts.instance, id)).remove();
+        return;
+      } catch (err) {
+        const code = statusCode(err);
+        if (code === 404) return;
+        if (Date.now() > deadline) throw err;
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  async removeAll(): Promise<void> {
+    const services = await this.manager.listServices({
+      filters: { label: [`${LABEL_MANAGED}=true`, `${LABEL_INSTANCE}=${this.opts.instance}`] },
+    });
+    for (const service of services) {
+      const id = service.Spec?.Labels?.[LABEL_WORKSPACE];
+      if (id) await this.remove(id);
+    }
+    const networks = await this.manager.listNetworks({
+      filters: { label: [`${LABEL_INSTANCE}=${this.opts.instance}`] },
+    });
+    for (const network of networks)
+      await this.manager
+        .getNetwork(network.Id)
+        .remove()
+        .catch(() => undefined);
+  }
+
+  async state(id: string): Promise<ContainerState> {
+    try {
+      await this.service(id).inspect();
+    } catch (err) {
+      if (statusCode(err) === 404) return "missing";
+      throw err;
+    }
+    return (await this.runningTask(id)) ? "running" : "stopped";
+  }
+
+  /** The instance's services with their workspace id, whether a task runs, and when they were made. */
+  private async services(extraLabel?: string) {
+    const label = [`${LABEL_MANAGED}=true`, `${LABEL_INSTANCE}=${this.opts.instance}`];
+    const services = await this.manager.listServices({
+      filters: { label: extraLabel ? [...label, extraLabel] : label },
+    });
+    const tasks = (await this.manager.listTasks({ filters: { "desired-state": ["running"] } })) as (Task & {
+      ServiceID?: string;
+    })[];
+    const running = new Set(tasks.filter((t) => t.Status?.State === "running").map((t) => t.ServiceID));
+    return services.flatMap((s) => {
+      const id = s.Spec?.Labels?.[LABEL_WORKSPACE];
+      const state: ContainerState = running.has(s.ID) ? "running" : "stopped";
+      return id ? [{ id, state, createdAt: new Date(s.CreatedAt ?? 0) }] : [];
+    });
+  }
+
+  async list(): Promise<{ id: string; state: ContainerState }[]> {
+    return (await this.services()).map(({ id, state }) => ({ id, state }));
+  }
+
+  async listSpares(): Promise<SpareWorkspace[]> {
+    return this.services(`${LABEL_SPARE}=true`);
+  }
+
+  fingerprint(image: string): string {
+    return createHash("sha256")
+      .update(`${specFingerprint(image, this.opts)} swarm ${JSON.stringify(this.opts.placement)}`)
+      .digest("hex")
+      .slice(0, 16);
+  }
+
+  async exec(
+    id: string,
+    cmd: string[],
+    options: { env?: string[]; backpressure?: boolean } = {},
+  ): Promise<AttachedProcess> {
+    return execAttached(await this.runningContainer(id), cmd, options, this.closing);
+  }
+
+  async execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess> {
+    return execOnTty(await this.runningContainer(id), cmd, size, this.closing);
+  }
+
+  /** A plain container on the workspace's node: its volumes are local volumes there. */
+  async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
+    if (spec.network === "egress")
+      throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
+    return startVolumeJob(await this.nodeOf(id), volumeJobSpec(id, spec, this.opts));
+  }
+
+  /** A plain container on the workspace's node, in the network namespace of its task's container. */
+  async browserJob(id: string, spec: BrowserJobSpec): Promise<{ exitCode: number; stdout: string }> {
+    const task = await this.runningTask(id);
+    if (!task) throw new Error("the workspace is not running");
+    const options = browserJobSpec(id, spec, this.opts);
+    const { statusCode, output } = await runJobContainer(
+      this.nodes.get(task.nodeId),
+      { ...options, HostConfig: { ...options.HostConfig, NetworkMode: `container:${task.containerId}` } },
+      { outputLimit: spec.outputLimit, timeoutMs: spec.timeoutMs, stdoutOnly: true },
+    );
+    return { exitCode: statusCode, stdout: output };
+  }
+
+  settle(): Promise<void> {
+    return this.closing.settle();
+  }
+
+  /** Changes since the call: what runs is asked at once, before anything is read from the stream. */
+  events(signal: AbortSignal): AsyncIterable<DriverEvent> {
+    return this.changes(this.list(), signal);
+  }
+
+  private async *changes(
+    first: Promise<{ id: string; state: ContainerState }[]>,
+    signal: AbortSignal,
+  ): AsyncIterable<DriverEvent> {
+    let known = new Map((await first).map((w) => [w.id, w.state]));
+    while (!signal.aborted) {
+      await sleep(EVENTS_POLL_MS, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) return;
+      const now = new Map((await this.list()).map((w) => [w.id, w.state]));
+      for (const [workspaceId, state] of now) {
+        if (known.get(workspaceId) !== state) yield { workspaceId, state };
+      }
+      for (const workspaceId of known.keys()) {
+        if (!now.has(workspaceId)) yield { workspaceId, state: "missing" };
+      }
+      known = now;
+    }
+  }
+}
+
+/** The parts of a service's spec the driver changes. */
+interface ServiceSpecBody {
+  TaskTemplate: { Placement?: { Constraints?: string[] } };
+  Mode?: { Replicated?: { Replicas?: number } };
+}

@@ -1,0 +1,2 @@
+// Types for swarm-tools.mjs.
+export function ensureSwarmTools(): Promise<void>;
