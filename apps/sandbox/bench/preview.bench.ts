@@ -224,27 +224,28 @@ export async function run(): Promise<BenchResult[]> {
       );
 
       const streams = new PortStreams(driver);
-      const docker = new Docker();
-      const relay = docker.getContainer(`${containerName(t.instance, id)}-relay`);
-      results.push(
-        {
-          name: "a new tunnel (a connection to the workspace's relay) p50",
-          value: await openTimes(streams, id, TUNNELS),
-          unit: "ms",
-          notes: "paid once per keep-alive connection (the agent keeps up to 8 idle per port for 15 s)",
-        },
-        {
-          name: "a workspace's first tunnel (the relay container starts) p50",
-          value: await openTimes(streams, id, RELAY_STARTS, () => relay.remove({ force: true })),
-          unit: "ms",
-          notes: "once per workspace start",
-        },
-        {
-          name: "a new tunnel without a relay (one docker exec, gVisor or a remote engine) p50",
-          value: await openTimes(new PortStreams(withoutRelay(driver)), id, TUNNELS),
-          unit: "ms",
-        },
-      );
+      if (driver.portConnection) {
+        const relay = new Docker().getContainer(`${containerName(t.instance, id)}-relay`);
+        results.push(
+          {
+            name: "a new tunnel (a connection to the workspace's relay) p50",
+            value: await openTimes(streams, id, TUNNELS),
+            unit: "ms",
+            notes: "paid once per keep-alive connection (the agent keeps up to 8 idle per port for 15 s)",
+          },
+          {
+            name: "a workspace's first tunnel (the relay container starts) p50",
+            value: await openTimes(streams, id, RELAY_STARTS, () => relay.remove({ force: true })),
+            unit: "ms",
+            notes: "once per workspace start",
+          },
+        );
+      }
+      results.push({
+        name: "a new tunnel without a relay (one docker exec, gVisor or a remote engine) p50",
+        value: await openTimes(new PortStreams(withoutRelay(driver)), id, TUNNELS),
+        unit: "ms",
+      });
       return results;
     } finally {
       await app.close();
