@@ -120,6 +120,15 @@ describe("the preview relay beside a workspace", () => {
     expect(out).not.toMatch(/relay\.sock/);
   });
 
+  it("is found again by a restarted service instead of being replaced", async () => {
+    await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
+    const before = await relay();
+    // A new driver knows nothing of the relay, as after a restart of the service.
+    const restarted = new PortStreams(instanceDriver(t.instance));
+    expect(await getThrough(await restarted.open(id, APP_PORT))).toMatch(/hello/);
+    expect((await relay()).Id).toBe(before.Id);
+  });
+
   it("never sends a browser's bytes to whatever the relay's socket was swapped for", async () => {
     await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
     const socket = path.join((await relay()).Mounts[0]?.Source ?? "", "relay.sock");
