@@ -1,7 +1,10 @@
 import http from "node:http";
+import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
 import { PortStreams } from "../src/daemon/port-streams";
+import { containerName } from "../src/docker/container-spec";
+import type { WorkspaceDriver } from "../src/driver/workspace-driver";
 import { APP_SERVER } from "../src/preview/testing/app-server";
 import { enterPreview, nextMessage, opened, previewSocket } from "../src/preview/testing/preview-client";
 import { execIn, instanceDriver, startTestService, waitForStatus } from "../src/testing/harness";
@@ -13,6 +16,7 @@ const REQUESTS = 1000;
 const CONCURRENCY = 8;
 const ECHOES = 300;
 const TUNNELS = 20;
+const RELAY_STARTS = 5;
 
 /** What one load run measured: each request's latency (ms) and the run's length (s). */
 interface Load {
@@ -138,10 +142,35 @@ function rows(label: string, via: Load, direct: Load, concurrency: number): Benc
   ];
 }
 
+/** p50 of the time `streams.open` takes, `times` times (each tunnel closed at once); `before` runs first each time. */
+async function openTimes(
+  streams: PortStreams,
+  id: string,
+  times: number,
+  before: () => Promise<void> = async () => undefined,
+): Promise<number> {
+  const opens: number[] = [];
+  for (let i = 0; i < times; i++) {
+    await before();
+    const start = performance.now();
+    const tunnel = await streams.open(id, PORT);
+    opens.push(performance.now() - start);
+    tunnel.destroy();
+  }
+  return round(percentile(opens, 50), 1);
+}
+
+/** The same driver without its relay: tunnels by `docker exec`, as under gVisor or a remote engine. */
+function withoutRelay(driver: WorkspaceDriver): WorkspaceDriver {
+  return Object.create(driver, { portConnection: { value: undefined } }) as WorkspaceDriver;
+}
+
 /**
  * A small page through the preview origin (the service's HTTP server, the gate's checks in the
  * database, a keep-alive tunnel into the container) against the same load inside the container;
- * a WebSocket echo round trip through the preview; and what a new tunnel costs (one docker exec).
+ * a WebSocket echo round trip through the preview; and what a new tunnel costs: a connection to the
+ * workspace's relay, the relay's start (a workspace's first connection), and one docker exec of the
+ * fallback relay.
  */
 export async function run(): Promise<BenchResult[]> {
   const t = await startTestService();
@@ -195,18 +224,27 @@ export async function run(): Promise<BenchResult[]> {
       );
 
       const streams = new PortStreams(driver);
-      const opens: number[] = [];
-      for (let i = 0; i < TUNNELS; i++) {
-        const start = performance.now();
-        const tunnel = await streams.open(id, PORT);
-        opens.push(performance.now() - start);
-        tunnel.destroy();
+      if (driver.portConnection) {
+        const relay = new Docker().getContainer(`${containerName(t.instance, id)}-relay`);
+        results.push(
+          {
+            name: "a new tunnel (a connection to the workspace's relay) p50",
+            value: await openTimes(streams, id, TUNNELS),
+            unit: "ms",
+            notes: "paid once per keep-alive connection (the agent keeps up to 8 idle per port for 15 s)",
+          },
+          {
+            name: "a workspace's first tunnel (the relay container starts) p50",
+            value: await openTimes(streams, id, RELAY_STARTS, () => relay.remove({ force: true })),
+            unit: "ms",
+            notes: "once per workspace start",
+          },
+        );
       }
       results.push({
-        name: "a new tunnel (one docker exec of the relay) p50",
-        value: round(percentile(opens, 50), 1),
+        name: "a new tunnel without a relay (one docker exec, gVisor or a remote engine) p50",
+        value: await openTimes(new PortStreams(withoutRelay(driver)), id, TUNNELS),
         unit: "ms",
-        notes: "paid once per keep-alive connection (the agent keeps up to 8 idle per port for 15 s)",
       });
       return results;
     } finally {

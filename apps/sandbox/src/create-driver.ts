@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Config } from "./config";
 import { DockerDriver } from "./docker/docker-driver";
 import type { WorkspaceDriver } from "./driver/workspace-driver";
@@ -24,5 +25,13 @@ export function createDriver(config: Config): WorkspaceDriver {
     egress: { helperImage: config.image, allow: config.egressAllow },
     // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
     disk: { ...config.disk, toolImage: config.image },
+    // The relays' sockets are host files: only for an engine on this host (DOCKER_HOST unset or a
+    // unix socket), where the service's folders are the engine's.
+    ...(localEngine() ? { tunnelDir: path.join(config.dataDir, "tunnels", config.instance) } : {}),
   });
+}
+
+function localEngine(): boolean {
+  const host = process.env.DOCKER_HOST;
+  return !host || host.startsWith("unix://");
 }

@@ -44,11 +44,12 @@ function relayConnected(stdout: Readable): Promise<boolean> {
 }
 
 /**
- * Byte streams to the TCP ports inside workspaces, which have no network: each stream is one
- * `docker exec` of a small relay that connects to 127.0.0.1:<port> in the container (never a
- * published port, never an attached network). Backpressure holds both ways (the engine's stream
- * pauses while the reader lags; the relay blocks on a full pipe), and closing either side closes
- * the other. A workspace holds at most MAX_TUNNELS_PER_WORKSPACE at once.
+ * Byte streams to the TCP ports inside workspaces, which have no network (never a published port,
+ * never an attached network). Where the driver has a `portConnection` (a relay beside the workspace
+ * in its network namespace, reached over a unix socket: docker/port-relay.ts), each stream is one
+ * of those; otherwise, or when that relay cannot be had, each is one `docker exec` of a small relay
+ * that connects to 127.0.0.1:<port> in the container. Backpressure holds both ways, and closing
+ * either side closes the other. A workspace holds at most MAX_TUNNELS_PER_WORKSPACE at once.
  */
 export class PortStreams {
   private readonly openCount = new Map<string, number>();
@@ -80,30 +81,50 @@ export class PortStreams {
       if (left > 0) this.openCount.set(workspaceId, left);
       else this.openCount.delete(workspaceId);
     };
-    let proc: AttachedProcess;
+    let tunnel: Duplex | null;
     try {
-      proc = await this.driver.exec(workspaceId, [containerLayout.daemonNode, "-e", RELAY, String(port)], {
-        backpressure: true,
-      });
+      tunnel = await this.connect(workspaceId, port);
     } catch (error) {
       release();
       throw error;
     }
+    if (!tunnel) {
+      release();
+      throw new ServiceError("unavailable", `nothing listens on port ${port} in the workspace`);
+    }
+    // Ending a tunnel early is normal (a browser leaves mid-answer), and must not take the service
+    // down; users see the close (and may listen for errors).
+    tunnel.on("error", () => undefined);
+    tunnel.once("close", release);
+    return tunnel;
+  }
+
+  /** The driver's own connection when it has one that works, else the exec relay. */
+  private async connect(workspaceId: string, port: number): Promise<Duplex | null> {
+    if (this.driver.portConnection) {
+      const connection = await this.driver.portConnection(workspaceId, port).catch(() => undefined);
+      if (connection !== undefined) return connection;
+    }
+    return this.execRelay(workspaceId, port);
+  }
+
+  /** A tunnel through one `docker exec` of RELAY; null when nothing listens. */
+  private async execRelay(workspaceId: string, port: number): Promise<Duplex | null> {
+    const proc: AttachedProcess = await this.driver.exec(
+      workspaceId,
+      [containerLayout.daemonNode, "-e", RELAY, String(port)],
+      { backpressure: true },
+    );
     // The relay writes nothing on stderr worth keeping; unread, it would hold stdout back.
     proc.stderr.resume();
     if (!(await relayConnected(proc.stdout))) {
-      release();
       void proc.close();
-      throw new ServiceError("unavailable", `nothing listens on port ${port} in the workspace`);
+      return null;
     }
     const tunnel = Duplex.from({ readable: proc.stdout, writable: proc.stdin });
-    // Ending a tunnel early is normal (a browser leaves mid-answer): Duplex.from reports it as an
-    // AbortError, which must not take the service down; users see the close (and may listen for errors).
+    // Duplex.from reports an early end as an AbortError: PortStreams.open listens for errors.
     tunnel.on("error", () => undefined);
-    tunnel.once("close", () => {
-      release();
-      void proc.close();
-    });
+    tunnel.once("close", () => void proc.close());
     // The app closed its side: nothing written now would reach it.
     proc.stdout.once("end", () => tunnel.end());
     return tunnel;

@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import type { Duplex } from "node:stream";
 import Docker from "dockerode";
 import type {
   AttachedProcess,
@@ -35,12 +37,19 @@ import {
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { runJobContainer } from "./job-container";
+import { PortRelays } from "./port-relay";
 import { specFingerprint } from "./spec-fingerprint";
 import { LABEL_JOB, startVolumeJob, volumeJobSpec } from "./volume-job";
 
 export interface DockerDriverOptions extends HardeningOptions {
   /** Without it, egress workspaces cannot be created or started. */
   egress?: EgressSettings;
+  /**
+   * Host folder for the preview relays' sockets (see port-relay.ts); only for an engine on the
+   * service's own host. Without it, or under gVisor (whose netstack a runc sidecar cannot join),
+   * previews reach ports by `exec`.
+   */
+  tunnelDir?: string;
 }
 
 /** Runs workspaces on the Docker engine that `DOCKER_HOST` (or the local socket) points to. */
@@ -49,6 +58,8 @@ export class DockerDriver implements WorkspaceDriver {
   private readonly egressNetwork: EgressNetwork | undefined;
   private readonly disks: DiskImages;
   private readonly closing = new ClosingProcesses();
+  private readonly relays: PortRelays | undefined;
+  readonly portConnection?: (id: string, port: number) => Promise<Duplex | null>;
 
   constructor(
     private readonly opts: DockerDriverOptions,
@@ -61,6 +72,11 @@ export class DockerDriver implements WorkspaceDriver {
       toolImage: opts.disk?.toolImage,
       dir: opts.disk?.dir,
     });
+    if (opts.tunnelDir && opts.runtime === "runc") {
+      const relays = new PortRelays(this.docker, opts, opts.tunnelDir);
+      this.relays = relays;
+      this.portConnection = (id, port) => relays.connect(id, port);
+    }
   }
 
   /**
@@ -180,6 +196,8 @@ export class DockerDriver implements WorkspaceDriver {
       const code = statusCode(err);
       if (code !== 304 && code !== 404) throw err;
     }
+    // Its network namespace is gone: a relay in it would reach nothing.
+    await this.relays?.remove(id);
   }
 
   async remove(id: string): Promise<void> {
@@ -196,6 +214,7 @@ export class DockerDriver implements WorkspaceDriver {
           if (statusCode(err) !== 404) throw err;
         });
     }
+    await this.relays?.remove(id);
     try {
       await this.container(id).remove({ force: true, v: true });
     } catch (err) {
@@ -221,6 +240,7 @@ export class DockerDriver implements WorkspaceDriver {
     );
     const { Volumes } = await this.docker.listVolumes({ filters: { label } });
     await this.disks.removeVolumes((Volumes ?? []).map((v) => v.Name));
+    if (this.opts.tunnelDir) await rm(this.opts.tunnelDir, { recursive: true, force: true });
     if (this.opts.egress)
       await removeEgressNetwork(this.docker, this.opts.instance, this.opts.egress.helperImage);
   }

@@ -130,6 +130,13 @@ export interface WorkspaceDriver {
   ): Promise<AttachedProcess>;
   execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess>;
   /**
+   * A byte stream to 127.0.0.1:<port> in the running workspace's network namespace, resolving null
+   * when nothing listens there; closing either side closes the other, with backpressure both ways.
+   * Optional: a driver without a faster way leaves it out, and previews then reach the port through
+   * `exec` of a relay (one process per connection).
+   */
+  portConnection?(id: string, port: number): Promise<Duplex | null>;
+  /**
    * Runs `cmd` in a short-lived container hardened like the workspace, with only the workspace's
    * files (at the layout's /workspace): how a repository or an archive gets in, and never through
    * the host. Works whether the workspace runs or not. stdin is the job's stdin; the container is

@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import type { Duplex } from "node:stream";
 import type { PortStreams } from "../daemon/port-streams";
 
@@ -10,9 +11,11 @@ const MAX_PER_PORT = 32;
 
 /**
  * A tunnel as the HTTP client expects a socket: the keep-alive and timeout calls the agent makes
- * on a TCP socket (a tunnel has no TCP options; its idle time is counted here).
+ * on a TCP socket (an exec tunnel has no TCP options; its idle time is counted here). A relay's
+ * unix socket is a socket already.
  */
 function asSocket(tunnel: Duplex): Duplex {
+  if (tunnel instanceof net.Socket) return tunnel;
   let idle: NodeJS.Timeout | undefined;
   let idleMs = 0;
   const touch = () => {
@@ -43,8 +46,8 @@ function asSocket(tunnel: Duplex): Duplex {
 
 /**
  * The HTTP client's connections to the workspaces' ports: each is a PortStreams tunnel, kept alive
- * between requests (a tunnel costs a `docker exec`, so reuse is what makes a page's requests
- * cheap). Requests name the port as `{ host: <workspace id>, port }`, which is also the pool's key.
+ * between requests (a new tunnel costs a relay connection, or a `docker exec` without a relay, so
+ * reuse is what makes a page's requests cheap). Requests name the port as `{ host: <workspace id>, port }`, which is also the pool's key.
  */
 export class TunnelAgent extends http.Agent {
   constructor(private readonly streams: PortStreams) {

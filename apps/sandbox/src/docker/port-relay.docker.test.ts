@@ -1,0 +1,220 @@
+import { rm, symlink } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Duplex, PassThrough } from "node:stream";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_TUNNELS_PER_WORKSPACE, PortStreams } from "../daemon/port-streams";
+import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
+import { APP_SERVER } from "../preview/testing/app-server";
+import {
+  execIn,
+  instanceDriver,
+  startTestService,
+  type TestService,
+  waitForStatus,
+} from "../testing/harness";
+import { until } from "../testing/until";
+import { containerName } from "./container-spec";
+
+const APP_PORT = 3000;
+const docker = new Docker();
+
+/** An HTTP GET of `/` through a tunnel: the app's answer as text. */
+async function getThrough(tunnel: Duplex): Promise<string> {
+  const chunks: Buffer[] = [];
+  tunnel.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => tunnel.once("end", resolve));
+  tunnel.end("GET / HTTP/1.1\r\nhost: app\r\nconnection: close\r\n\r\n");
+  await ended;
+  return Buffer.concat(chunks).toString();
+}
+
+describe("the preview relay beside a workspace", () => {
+  let t: TestService;
+  let driver: WorkspaceDriver;
+  let streams: PortStreams;
+  let id: string;
+  let other: string;
+  let app: AttachedProcess;
+  const relayName = (workspace: string) => `${containerName(t.instance, workspace)}-relay`;
+  const relay = (workspace = id) => docker.getContainer(relayName(workspace)).inspect();
+  const startApp = async (workspace: string, port = APP_PORT) => {
+    const proc = await driver.exec(workspace, ["node", "-e", APP_SERVER, String(port)]);
+    proc.stdout.resume();
+    proc.stderr.resume();
+    await until(
+      async () =>
+        (await t.api.preview.list.query({ workspaceId: workspace })).ports.some((p) => p.port === port),
+      "the app listens",
+    );
+    return proc;
+  };
+
+  beforeAll(async () => {
+    t = await startTestService();
+    id = (await t.api.workspace.create.mutate({ name: "relay" })).id;
+    other = (await t.api.workspace.create.mutate({ name: "relay-other" })).id;
+    await waitForStatus(t.api, id, "running");
+    await waitForStatus(t.api, other, "running");
+    driver = instanceDriver(t.instance);
+    streams = new PortStreams(driver);
+    app = await startApp(id);
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  it("reaches the workspace's app over a unix socket to a hardened relay container", async () => {
+    const tunnel = await streams.open(id, APP_PORT);
+    // A socket of its own, not the engine's exec stream.
+    expect(tunnel).toBeInstanceOf(net.Socket);
+    expect(await getThrough(tunnel)).toMatch(/^HTTP\/1\.1 200[\s\S]*hello/);
+    const info = await relay();
+    const workspace = await docker.getContainer(containerName(t.instance, id)).inspect();
+    expect(info.HostConfig.NetworkMode).toBe(`container:${workspace.Id}`);
+    expect(info.Config.User).toBe("1000:1000");
+    expect(info.HostConfig.CapDrop).toEqual(["ALL"]);
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(info.HostConfig.SecurityOpt).toContain("no-new-privileges:true");
+    expect(info.HostConfig.PidsLimit).toBeGreaterThan(0);
+    expect(info.HostConfig.Memory).toBeGreaterThan(0);
+    expect(info.Mounts.map((m) => m.Type)).toEqual(["bind"]);
+  });
+
+  it("has no network but the workspace's: neither the service's ports on the host nor another workspace's app", async () => {
+    await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
+    const { stdout } = await runInRelay(
+      relayName(id),
+      "console.log(Object.keys(require('os').networkInterfaces()).join(' '))",
+    );
+    expect(stdout.trim()).toBe("lo");
+    // The service listens on the host's loopback: the relay's loopback is the workspace's.
+    const servicePort = Number(new URL(t.url).port);
+    await expect(streams.open(id, servicePort)).rejects.toThrow(`nothing listens on port ${servicePort}`);
+    // Another workspace's app, on a port this one leaves free.
+    const otherPort = APP_PORT + 1;
+    const otherApp = await startApp(other, otherPort);
+    try {
+      expect(await getThrough(await streams.open(other, otherPort))).toMatch(/hello/);
+      await expect(streams.open(id, otherPort)).rejects.toThrow(`nothing listens on port ${otherPort}`);
+    } finally {
+      await otherApp.close();
+    }
+  });
+
+  it("keeps its socket folder out of the workspace container: not mounted, not found, not reachable", async () => {
+    await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
+    const folder = (await relay()).Mounts[0]?.Source ?? "";
+    expect(folder).not.toBe("");
+    const workspace = await docker.getContainer(containerName(t.instance, id)).inspect();
+    expect(workspace.Mounts.map((m) => m.Source)).not.toContain(folder);
+    const { out } = await execIn(t.instance, id, [
+      "sh",
+      "-c",
+      `ls ${folder} 2>&1; find / -xdev -name relay.sock 2>/dev/null; echo done`,
+    ]);
+    expect(out).toMatch(/No such file or directory/);
+    expect(out).not.toMatch(/relay\.sock/);
+  });
+
+  it("is found again by a restarted service instead of being replaced", async () => {
+    await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
+    const before = await relay();
+    // A new driver knows nothing of the relay, as after a restart of the service.
+    const restarted = new PortStreams(instanceDriver(t.instance));
+    expect(await getThrough(await restarted.open(id, APP_PORT))).toMatch(/hello/);
+    expect((await relay()).Id).toBe(before.Id);
+  });
+
+  it("never sends a browser's bytes to whatever the relay's socket was swapped for", async () => {
+    await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
+    const socket = path.join((await relay()).Mounts[0]?.Source ?? "", "relay.sock");
+    // A listener that answers like an engine would, and records what it is sent.
+    const heard: string[] = [];
+    const decoy = net.createServer((c) => {
+      c.on("data", (chunk) => heard.push(chunk.toString()));
+      c.on("error", () => undefined);
+      c.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    });
+    const decoyPath = path.join(tmpdir(), `decoy-${process.pid}.sock`);
+    await new Promise<void>((resolve) => decoy.listen(decoyPath, resolve));
+    try {
+      await rm(socket);
+      await symlink(decoyPath, socket);
+      const tunnel = await driver.portConnection?.(id, APP_PORT).catch((error: Error) => error);
+      expect(tunnel).toBeInstanceOf(Error);
+      expect(heard.join("")).toMatch(/^(3000\n)+$/);
+    } finally {
+      decoy.close();
+      await rm(decoyPath, { force: true });
+      // The next connection needs a relay that listens again.
+      await docker.getContainer(relayName(id)).restart({ t: 1 });
+    }
+  });
+
+  it(`refuses the ${MAX_TUNNELS_PER_WORKSPACE + 1}th connection at once with a plain message, and takes new ones once some close`, async () => {
+    const open: Duplex[] = [];
+    try {
+      for (let i = 0; i < MAX_TUNNELS_PER_WORKSPACE; i++) open.push(await streams.open(id, APP_PORT));
+      await expect(streams.open(id, APP_PORT)).rejects.toThrow(
+        `this workspace already has ${MAX_TUNNELS_PER_WORKSPACE} preview connections open`,
+      );
+      open.pop()?.destroy();
+      await until(() => streams.count(id) < MAX_TUNNELS_PER_WORKSPACE, "a connection is released");
+      open.push(await streams.open(id, APP_PORT));
+    } finally {
+      for (const tunnel of open) tunnel.destroy();
+      await until(() => streams.count(id) === 0, "every connection is released");
+    }
+  });
+
+  it("is gone once the workspace stops and comes back, in the new network namespace, after it starts again", async () => {
+    await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
+    const before = await relay();
+    await app.close();
+    await t.api.workspace.stop.mutate({ workspaceId: id });
+    await waitForStatus(t.api, id, "stopped");
+    await expect(relay()).rejects.toMatchObject({ statusCode: 404 });
+    await t.api.workspace.start.mutate({ workspaceId: id });
+    await waitForStatus(t.api, id, "running");
+    app = await startApp(id);
+    const tunnel = await streams.open(id, APP_PORT);
+    expect(tunnel).toBeInstanceOf(net.Socket);
+    expect(await getThrough(tunnel)).toMatch(/hello/);
+    const after = await relay();
+    expect(after.Id).not.toBe(before.Id);
+    expect(after.State.Running).toBe(true);
+  }, 120_000);
+
+  it("follows a workspace restarted behind the service's back", async () => {
+    await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
+    const before = await relay();
+    await app.close();
+    await docker.getContainer(containerName(t.instance, id)).restart({ t: 1 });
+    await waitForStatus(t.api, id, "running");
+    app = await startApp(id);
+    const tunnel = await streams.open(id, APP_PORT);
+    expect(tunnel).toBeInstanceOf(net.Socket);
+    expect(await getThrough(tunnel)).toMatch(/hello/);
+    expect((await relay()).Id).not.toBe(before.Id);
+  }, 120_000);
+});
+
+/** Runs a node one-liner in the relay container (as its user): its output. */
+async function runInRelay(name: string, script: string): Promise<{ stdout: string }> {
+  const exec = await docker.getContainer(name).exec({
+    Cmd: ["/opt/coder/node", "-e", script],
+    AttachStdout: true,
+    AttachStderr: true,
+  });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  const chunks: Buffer[] = [];
+  const out = new PassThrough();
+  out.on("data", (chunk: Buffer) => chunks.push(chunk));
+  docker.modem.demuxStream(stream, out, out);
+  await new Promise((resolve) => stream.once("end", resolve));
+  return { stdout: Buffer.concat(chunks).toString() };
+}
