@@ -13,7 +13,8 @@ import { groupChanges } from "./change-groups";
 import { type DiffTarget, DiffView } from "./DiffView";
 import { RemoteButtons } from "./RemoteButtons";
 import styles from "./source-control.module.css";
-import { GIT_STATUS_POLL_MS, useGitRefresh } from "./use-git-refresh";
+import { useGitEvents } from "./use-git-events";
+import { useGitRefresh } from "./use-git-refresh";
 
 /**
  * Source Control: the workspace's repository as everyone on it sees it, kept fresh — branch and
@@ -23,9 +24,8 @@ import { GIT_STATUS_POLL_MS, useGitRefresh } from "./use-git-refresh";
 export function SourceControlPanel({ workspaceId, running }: { workspaceId: string; running: boolean }) {
   const trpc = useTRPC();
   const canEdit = useCanEdit();
-  const status = useQuery(
-    trpc.git.status.queryOptions({ workspaceId }, { enabled: running, refetchInterval: GIT_STATUS_POLL_MS }),
-  );
+  const status = useQuery(trpc.git.status.queryOptions({ workspaceId }, { enabled: running }));
+  const progress = useGitEvents(workspaceId, running);
   const panel = useRef<HTMLElement>(null);
   const [selected, setSelected] = useState<DiffTarget | null>(null);
   useGitRefresh(workspaceId, status.data);
@@ -76,7 +76,7 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
       {canEdit && (
         <>
           <BranchPicker workspaceId={workspaceId} current={repo.branch} />
-          <RemoteButtons workspaceId={workspaceId} hasUpstream={repo.upstream !== null} />
+          <RemoteButtons workspaceId={workspaceId} hasUpstream={repo.upstream !== null} progress={progress} />
           <CommitBox workspaceId={workspaceId} stagedCount={groups.staged.length} />
         </>
       )}
