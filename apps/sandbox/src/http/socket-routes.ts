@@ -34,7 +34,8 @@ export type SocketMatch =
  * path picks a route, one authenticate step finds principal, role and read-only, and a refusal
  * is an accepted socket closed at once with a code of `AccessCloseCode` (so the page can say why).
  * Accepted sockets are registered under their principal and workspace, so ending its access (or
- * its role on that workspace) closes them.
+ * its role on that workspace) closes them. A page's socket (its subscriptions) needs a principal
+ * only, and is registered on no one workspace.
  */
 export class SocketRouter {
   private readonly servers = new Map<SocketRoute | PageSocketRoute, WebSocketServer>();
@@ -84,7 +85,7 @@ export class SocketRouter {
     socket: Duplex,
     head: Buffer,
     match: Exclude<SocketMatch, "bad" | null>,
-  ) {
+  ): Promise<void> {
     if ("page" in match) return this.handlePage(req, socket, head, match.page);
     const { route, target } = match;
     const access = await this.authenticate(req, target.workspaceId, route.minimumRole);
@@ -102,7 +103,12 @@ export class SocketRouter {
   }
 
   /** A page's socket needs only a principal; it is registered under it, on no one workspace. */
-  private async handlePage(req: IncomingMessage, socket: Duplex, head: Buffer, page: PageSocketRoute) {
+  private async handlePage(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    page: PageSocketRoute,
+  ): Promise<void> {
     const server = this.servers.get(page);
     const principal = await this.deps.principalOf(req);
     if (!principal) {
