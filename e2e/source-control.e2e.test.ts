@@ -105,11 +105,11 @@ describe("source control in Chromium", () => {
   it("holds one connection for every live update of the IDE while the panel follows git, and a diff still loads", async () => {
     const { stack, browser } = made();
     const page = await (await browser.newContext()).newPage();
-    // Counted from the first request of the page: its sockets to the service and any SSE stream.
+    // The IDE's sockets to the service (not those of the page before it) and any SSE stream.
     let openSockets = 0;
     const streams: string[] = [];
     page.on("websocket", (ws) => {
-      if (new URL(ws.url()).pathname !== SUBSCRIPTION_SOCKET_PATH) return;
+      if (new URL(ws.url()).pathname !== SUBSCRIPTION_SOCKET_PATH || !page.url().includes("/w/")) return;
       openSockets++;
       ws.on("close", () => openSockets--);
     });
@@ -139,9 +139,10 @@ describe("source control in Chromium", () => {
     const { page: viewer } = await join("viewer", "Vera");
     await viewer.getByTestId("sidebar-git").click();
     await fileIn(viewer, "changes", "notes.txt").waitFor({ timeout: 20_000 });
-    await expect
-      .poll(() => panel(viewer).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
-      .toContain("Stage one hunk from the panel");
+    await panel(viewer)
+      .getByTestId("commit-entry")
+      .filter({ hasText: "Stage one hunk from the panel" })
+      .waitFor({ timeout: 15_000 });
     await fileIn(viewer, "changes", "notes.txt").locator("button").first().click();
     await expect.poll(() => hunks(viewer).count(), { timeout: 15_000 }).toBe(1);
     expect(await hunks(viewer).first().innerText()).toContain("line 30 left for later");
