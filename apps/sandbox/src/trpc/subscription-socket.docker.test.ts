@@ -154,8 +154,15 @@ describe("the page's one socket for every subscription", () => {
     expect(closes[0]).toBe(AccessCloseCode.LoggedOut);
   });
 
-  it("refuses a socket without a session, saying logged out", async () => {
+  it("refuses a socket without a session, saying logged out, and one opened from another origin", async () => {
     expect(await closed(raw("coder_session=forged"))).toBe(AccessCloseCode.LoggedOut);
+    const foreign = new WebSocket(`${t.url.replace(/^http/, "ws")}${SUBSCRIPTION_SOCKET_PATH}`, {
+      headers: { cookie: t.cookie, origin: "https://attacker.example" },
+    });
+    const status = await new Promise<number>((resolve) =>
+      foreign.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0)),
+    );
+    expect(status).toBe(403);
   });
 
   it("drops a socket that sends a call instead of a subscription, or floods, and the service goes on", async () => {
