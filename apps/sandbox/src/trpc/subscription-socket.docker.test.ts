@@ -2,7 +2,13 @@ import { AccessCloseCode, SUBSCRIPTION_SOCKET_PATH } from "@coder/protocol";
 import type { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { joinShare, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import {
+  joinShare,
+  sharedPlace,
+  startTestService,
+  type TestService,
+  waitForStatus,
+} from "../testing/harness";
 import { type TestUser, TestUsers } from "../testing/test-users";
 import { type PageClient, pageClient } from "../testing/trpc-socket";
 import { until } from "../testing/until";
@@ -190,5 +196,29 @@ describe("the page's one socket for every subscription", () => {
     const list = follow((h) => api.workspace.events.subscribe(undefined, h));
     await until(() => list.started, "a well-behaved page still subscribes");
     list.stop();
+  });
+});
+
+describe("the page's socket across a restart of the service", () => {
+  const place = sharedPlace();
+  afterAll(() => place.close());
+
+  it("comes back by itself when the service is back, and the page's subscriptions go on", async () => {
+    const first = await place.start();
+    const port = new URL(first.service.url).port;
+    const page = pageClient(first.service.url, first.cookie);
+    const list = follow((h) => page.api.workspace.events.subscribe(undefined, h));
+    await until(() => list.started, "the list subscription started");
+    await place.stop(first.service);
+    await until(() => page.closes.length > 0, "the page saw its socket close");
+
+    // The same address again, on the same data: the login still holds.
+    const second = await place.start({ CODER_PORT: port });
+    await until(() => page.opens() === 2, "the page's socket opened again");
+    const before = list.data;
+    await second.api.workspace.create.mutate({ name: "after-the-restart" });
+    await until(() => list.data > before, "the new workspace arrived on the reconnected subscription");
+    expect(list.error).toBeNull();
+    await page.close();
   });
 });
