@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SUBSCRIPTION_SOCKET_PATH } from "@coder/protocol";
 import type { TRPCClient } from "@trpc/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,8 +14,8 @@ import {
 import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
 import type { AppRouter } from "../apps/sandbox/src/trpc/router";
 import { useAgentWorkspace } from "./support/agent-workspace";
-import { launchBrowser, waitForTerminal } from "./support/browser";
-import { peopleOn } from "./support/people";
+import { launchBrowser, logIn, waitForTerminal } from "./support/browser";
+import { CHAT_READY, peopleOn } from "./support/people";
 import { type Stack, startStack } from "./support/stack";
 
 const panel = (page: Page) => page.getByTestId("source-control-panel");
@@ -139,13 +140,47 @@ describe("source control in Chromium", () => {
     await owner.close();
   });
 
+  it("holds one connection for every live update of the IDE while the panel follows git, and a diff still loads", async () => {
+    const { stack, browser } = made();
+    const page = await (await browser.newContext()).newPage();
+    // The IDE's sockets to the service (not those of the page before it) and any SSE stream.
+    let openSockets = 0;
+    const streams: string[] = [];
+    page.on("websocket", (ws) => {
+      if (new URL(ws.url()).pathname !== SUBSCRIPTION_SOCKET_PATH || !page.url().includes("/w/")) return;
+      openSockets++;
+      ws.on("close", () => openSockets--);
+    });
+    page.on("request", (request) => {
+      if (request.headers().accept?.includes("text/event-stream")) streams.push(request.url());
+    });
+    await logIn(page, stack.url, stack.token);
+    await page.goto(`${stack.url}/w/${workspaceId}`);
+    // The conversation, the files, presence, talk and the workspace list are live; then git.
+    await page.locator(CHAT_READY).waitFor({ timeout: 60_000 });
+    await page.getByTestId("sidebar-git").click();
+    await fileIn(page, "changes", "notes.txt").locator("button").first().click();
+    await expect.poll(() => hunks(page).count(), { timeout: 15_000 }).toBe(1);
+    // A commit by someone else shows without any poll: git.events says the repository moved.
+    await api.files.write.mutate({ workspaceId, path: "by-someone-else.txt", content: "theirs\n" });
+    await api.git.stage.mutate({ workspaceId, paths: ["by-someone-else.txt"] });
+    await api.git.commit.mutate({ workspaceId, message: "Committed by someone else" });
+    await expect
+      .poll(() => panel(page).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
+      .toContain("Committed by someone else");
+    expect(openSockets).toBe(1);
+    expect(streams).toEqual([]);
+    await page.context().close();
+  });
+
   it("shows a viewer guest the changes and the diff live, without any control that changes something", async () => {
     const { page: viewer } = await join("viewer", "Vera");
     await viewer.getByTestId("sidebar-git").click();
     await fileIn(viewer, "changes", "notes.txt").waitFor({ timeout: 20_000 });
-    await expect
-      .poll(() => panel(viewer).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
-      .toContain("Stage one hunk from the panel");
+    await panel(viewer)
+      .getByTestId("commit-entry")
+      .filter({ hasText: "Stage one hunk from the panel" })
+      .waitFor({ timeout: 15_000 });
     await fileIn(viewer, "changes", "notes.txt").locator("button").first().click();
     await expect.poll(() => hunks(viewer).count(), { timeout: 15_000 }).toBe(1);
     expect(await hunks(viewer).first().innerText()).toContain("line 30 left for later");
@@ -266,10 +301,24 @@ describe("pushing and pulling from the Source Control panel, in Chromium", () =>
     await owner.getByTestId("commit-button").click();
     await expect.poll(() => upstream.innerText(), { timeout: 15_000 }).toBe("→ origin/main ↑1 ↓0");
 
+    // git's progress lines show only while the push runs: record each one as it appears.
+    await owner.evaluate(() => {
+      const seen: string[] = [];
+      Object.assign(window, { gitProgressSeen: seen });
+      new MutationObserver(() => {
+        for (const line of document.querySelectorAll("[data-testid=git-progress-line]")) {
+          seen.push(line.textContent ?? "");
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await owner.getByTestId("git-push").click();
     await expect
       .poll(() => owner.getByTestId("git-remote-message").innerText(), { timeout: 60_000 })
       .toMatch(/main -> main/);
+    const progressSeen = await owner.evaluate(
+      () => (window as unknown as { gitProgressSeen: string[] }).gitProgressSeen,
+    );
+    expect(progressSeen.join("\n")).toMatch(/objects/i);
     await expect.poll(() => upstream.innerText(), { timeout: 15_000 }).toBe("→ origin/main ↑0 ↓0");
     expect(hostGit(bare(), "log", "-1", "--format=%s", "main").trim()).toBe("Pushed from the panel");
 

@@ -8,6 +8,7 @@ import type { AuditLog } from "../audit/audit-log";
 import type { AuthService } from "../auth/auth-service";
 import { originAllowed, readCookie, SESSION_COOKIE } from "../auth/http-auth";
 import type { OidcSignIn } from "../auth/oidc-sign-in";
+import type { Principal } from "../auth/principal";
 import type { UserAdmin } from "../auth/user-admin";
 import type { CollabService } from "../collab/collab-service";
 import { collabUser } from "../collab/collab-user";
@@ -23,7 +24,7 @@ import type { Previews } from "../preview/previews";
 import type { TalkService } from "../talk/talk-service";
 import { TerminalDirectory } from "../terminal/terminal-directory";
 import { CallSlots } from "../trpc/call-slots";
-import { INTERNAL_ERROR_MESSAGE } from "../trpc/init";
+import { type Context, INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceImports } from "../workspaces/workspace-imports";
 import type { WorkspaceService } from "../workspaces/workspace-service";
@@ -36,7 +37,7 @@ import { responseConnection } from "./live-connections";
 import { proxyToWeb } from "./proxy";
 import { parseRequestTarget } from "./request-target";
 import { SECURITY_HEADERS, securityHeaders, setSecurityHeaders } from "./security-headers";
-import { socketRoutes } from "./socket-route-table";
+import { pageSocketRoutes, socketRoutes } from "./socket-route-table";
 import { SocketRouter } from "./socket-routes";
 
 export interface ServerDeps {
@@ -127,6 +128,40 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const terminals = new TerminalDirectory(driver);
 
   const calls = new CallSlots();
+  /** What every call sees, over HTTP or the page's socket alike. */
+  const contextFor = (
+    req: IncomingMessage,
+    caller: Principal | null,
+    subscribedTo: Context["subscribedTo"],
+  ): Context => ({
+    principal: caller,
+    ended: null,
+    presence,
+    talk: deps.talk,
+    workspaces,
+    daemons: deps.daemons,
+    workspaceImports: deps.workspaceImports,
+    terminals,
+    imports: deps.imports,
+    agent,
+    shares: auth.shares,
+    people: deps.people,
+    members: auth.members,
+    roles: auth.roles,
+    profiles: auth.profiles,
+    subscribedTo,
+    invites: auth.invites,
+    // The Host was checked against the allowed hosts above, so it is safe to put into a link.
+    origin: `${deps.secureCookies ? "https" : "http"}://${req.headers.host}`,
+    lspServers: deps.lspServers,
+    previews: deps.previews,
+    log,
+    calls,
+    audit: deps.audit,
+    client: clientOf(req),
+    gitCredentials: deps.git.credentials,
+    credentialCalls: deps.git.calls,
+  });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/api/trpc/",
@@ -136,41 +171,19 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       const caller = await principal(req);
       // A subscription stays open: register it, so ending the session ends the stream, and tag it
       // with its workspace once known, so ending the caller's role there ends it too.
-      let subscribedTo: ((workspaceId: string) => void) | null = null;
+      let subscribedTo: Context["subscribedTo"] = null;
       if (caller && info.type === "subscription") {
         const connection = responseConnection(res);
         res.once("close", auth.connections.add(caller, connection));
-        subscribedTo = (workspaceId) => auth.connections.tag(caller, connection, workspaceId);
+        subscribedTo = (workspaceId) => {
+          auth.connections.tag(caller, connection, workspaceId);
+          // The response's close forgets it.
+          return () => {};
+        };
       }
-      // The Host was checked against the allowed hosts above, so it is safe to put into a link.
-      const origin = `${deps.secureCookies ? "https" : "http"}://${req.headers.host}`;
       return {
-        principal: caller,
+        ...contextFor(req, caller, subscribedTo),
         ended: caller ? null : await auth.whyEnded(readCookie(req, SESSION_COOKIE)),
-        presence,
-        talk: deps.talk,
-        workspaces,
-        daemons: deps.daemons,
-        workspaceImports: deps.workspaceImports,
-        terminals,
-        imports: deps.imports,
-        agent,
-        shares: auth.shares,
-        people: deps.people,
-        members: auth.members,
-        roles: auth.roles,
-        profiles: auth.profiles,
-        subscribedTo,
-        invites: auth.invites,
-        origin,
-        lspServers: deps.lspServers,
-        previews: deps.previews,
-        log,
-        calls,
-        audit: deps.audit,
-        client: clientOf(req),
-        gitCredentials: deps.git.credentials,
-        credentialCalls: deps.git.calls,
       };
     },
     onError({ error, path }) {
@@ -238,8 +251,10 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   const collab = deps.collab.route((workspaceId, who) => collabUser(presence, workspaceId, who));
   const sockets = new SocketRouter(
     socketRoutes(driver, terminals, log, deps.lspServers, collab, deps.audit),
+    pageSocketRoutes({ contextFor, connections: auth.connections, log }),
     {
       principalOf: principal,
+      whyEnded: (req) => auth.whyEnded(readCookie(req, SESSION_COOKIE)),
       workspaces,
       connections: auth.connections,
       roles: auth.roles,

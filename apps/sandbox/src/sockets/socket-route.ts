@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
 import type { z } from "zod";
 import type { AuditClient } from "../audit/audit-entry";
@@ -31,4 +32,15 @@ export interface SocketRoute {
   /** Frames larger than this close the socket (ws answers 1009). */
   maxPayload: number;
   serve(ws: WebSocket, target: SocketTarget, access: SocketAccess): void;
+}
+
+/**
+ * A WebSocket of the page rather than of one workspace (its tRPC subscriptions): one exact path,
+ * any signed-in principal; what it serves checks each workspace's role itself.
+ */
+export interface PageSocketRoute {
+  path: string;
+  /** Frames larger than this close the socket (ws answers 1009). */
+  maxPayload: number;
+  serve(ws: WebSocket, req: IncomingMessage, principal: Principal): void;
 }

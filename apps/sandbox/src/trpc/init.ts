@@ -61,9 +61,10 @@ export interface Context {
   profiles: Profiles;
   /**
    * For a subscription: records the workspace it acts on with its registered connection, so
-   * ending the caller's role there ends it (null for queries and mutations).
+   * ending the caller's role there ends it; the returned function forgets it once the stream
+   * ends (null for queries and mutations).
    */
-  subscribedTo: ((workspaceId: string) => void) | null;
+  subscribedTo: ((workspaceId: string) => () => void) | null;
   /** Invitations and reset links (administrators make them). */
   invites: Invites;
   /** This service's origin as the caller addressed it (scheme and allowed Host), for share URLs. */
@@ -108,6 +109,12 @@ class AccessEndedError extends NamedError {
   constructor(readonly code: AccessCloseCode) {
     super(accessRefusal(code)?.message ?? "log in first");
   }
+}
+
+/** The refusal of a call (or the end of a subscription) whose access ended with `code`; its answer carries the code. */
+export function accessEndedError(code: AccessCloseCode): TRPCError {
+  const cause = new AccessEndedError(code);
+  return new TRPCError({ code: "UNAUTHORIZED", message: cause.message, cause });
 }
 
 const t = initTRPC
@@ -169,8 +176,7 @@ export async function* withMappedErrors<T>(stream: AsyncIterable<T>): AsyncGener
 const signedIn = t.middleware(({ ctx, next }) => {
   if (!ctx.principal) {
     if (ctx.ended === null) throw new TRPCError({ code: "UNAUTHORIZED", message: "log in first" });
-    const cause = new AccessEndedError(ctx.ended);
-    throw new TRPCError({ code: "UNAUTHORIZED", message: cause.message, cause });
+    throw accessEndedError(ctx.ended);
   }
   return next({ ctx: { principal: ctx.principal } });
 });
@@ -242,8 +248,12 @@ async function* releasedAtEnd<T>(source: AsyncIterable<T>, release: () => void):
 const inUse = t.middleware(async ({ ctx, type, next }) => {
   const { workspaceId } = ctx as { workspaceId?: string };
   if (!workspaceId) return next();
-  if (type === "subscription") ctx.subscribedTo?.(workspaceId);
-  const release = ctx.workspaces.activity.hold(workspaceId);
+  const untrack = type === "subscription" ? ctx.subscribedTo?.(workspaceId) : undefined;
+  const held = ctx.workspaces.activity.hold(workspaceId);
+  const release = () => {
+    held();
+    untrack?.();
+  };
   let result: Awaited<ReturnType<typeof next>>;
   try {
     result = await next();

@@ -60,6 +60,11 @@ export function useChatSession(sessionId: string): ChatSession {
         onError: (error) => {
           if (!redirectIfLoggedOut(error)) setStreamError(errorMessage(error));
         },
+        // The page's socket dropped (a network blip, a restart): it reconnects and the stream resumes.
+        onConnectionStateChange: (change) => {
+          if (change.state === "connecting" && change.error) setStreamError(errorMessage(change.error));
+          if (change.state === "pending") setStreamError(null);
+        },
       },
     ),
   );

@@ -5,22 +5,33 @@ import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
+import { GitProgress } from "./GitProgress";
 import styles from "./source-control.module.css";
+import type { ProgressLines } from "./use-git-events";
 
 type RemoteAction = "fetch" | "pull" | "push";
 const LABELS: Record<RemoteAction, string> = { fetch: "Fetch", pull: "Pull", push: "Push" };
 
 /**
  * Fetch, Pull and Push: each answers when git has finished with git's own closing message or
- * failure; meanwhile the button spins. (git's progress lines stream on `git.events`, which the
- * panel cannot hold open beside the IDE's other streams: see use-git-refresh.ts.) A branch
- * without an upstream is pushed to origin and set to track it.
+ * failure; meanwhile the button spins and git's progress lines show as they come (`git.events`,
+ * recognised by the progress id this call chose). A branch without an upstream is pushed to origin
+ * and set to track it.
  */
-export function RemoteButtons({ workspaceId, hasUpstream }: { workspaceId: string; hasUpstream: boolean }) {
+export function RemoteButtons({
+  workspaceId,
+  hasUpstream,
+  progress,
+}: {
+  workspaceId: string;
+  hasUpstream: boolean;
+  progress: ProgressLines;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const egress = useQuery(trpc.workspace.get.queryOptions({ workspaceId })).data?.egress;
   const [running, setRunning] = useState<RemoteAction | null>(null);
+  const [progressId, setProgressId] = useState<string | null>(null);
   const options = {
     onSettled: () => {
       setRunning(null);
@@ -37,7 +48,9 @@ export function RemoteButtons({ workspaceId, hasUpstream }: { workspaceId: strin
   const start = (action: RemoteAction) => {
     for (const call of Object.values(calls)) call.reset();
     setRunning(action);
-    calls[action].mutate({ workspaceId, setUpstream: action === "push" && !hasUpstream });
+    const id = crypto.randomUUID();
+    setProgressId(id);
+    calls[action].mutate({ workspaceId, setUpstream: action === "push" && !hasUpstream, progressId: id });
   };
 
   return (
@@ -56,11 +69,7 @@ export function RemoteButtons({ workspaceId, hasUpstream }: { workspaceId: strin
           </PendingButton>
         ))}
       </div>
-      {running && (
-        <output className={styles.progress} data-testid="git-progress">
-          {LABELS[running]}ing… (git answers when it has finished)
-        </output>
-      )}
+      {running && <GitProgress label={`${LABELS[running]}ing`} lines={progress(progressId)} />}
       {egress === false && (
         <p className={styles.muted} data-testid="git-no-egress">
           This workspace has no network access: pushes, pulls and fetches need egress (the owner can turn it

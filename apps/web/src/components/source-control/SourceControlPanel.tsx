@@ -15,7 +15,7 @@ import { groupChanges } from "./change-groups";
 import { type DiffTarget, DiffView } from "./DiffView";
 import { RemoteButtons } from "./RemoteButtons";
 import styles from "./source-control.module.css";
-import { GIT_STATUS_POLL_MS, useGitRefresh } from "./use-git-refresh";
+import { useGitEvents } from "./use-git-events";
 
 /**
  * Source Control: the workspace's repository as everyone on it sees it, kept fresh — branch and
@@ -26,12 +26,10 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
   const trpc = useTRPC();
   const canEdit = useCanEdit();
   const access = useWorkspaceAccess();
-  const status = useQuery(
-    trpc.git.status.queryOptions({ workspaceId }, { enabled: running, refetchInterval: GIT_STATUS_POLL_MS }),
-  );
+  const status = useQuery(trpc.git.status.queryOptions({ workspaceId }, { enabled: running }));
+  const progress = useGitEvents(workspaceId, running);
   const panel = useRef<HTMLElement>(null);
   const [selected, setSelected] = useState<DiffTarget | null>(null);
-  useGitRefresh(workspaceId, status.data);
   const groups = useMemo(() => groupChanges(status.data?.files ?? []), [status.data]);
 
   if (!running) return <p className={styles.note}>Source control shows while the workspace runs.</p>;
@@ -79,7 +77,7 @@ export function SourceControlPanel({ workspaceId, running }: { workspaceId: stri
       {canEdit && (
         <>
           <BranchPicker workspaceId={workspaceId} current={repo.branch} />
-          <RemoteButtons workspaceId={workspaceId} hasUpstream={repo.upstream !== null} />
+          <RemoteButtons workspaceId={workspaceId} hasUpstream={repo.upstream !== null} progress={progress} />
           {access.kind === "user" && access.role === "owner" && (
             <CredentialBindings workspaceId={workspaceId} />
           )}

@@ -29,8 +29,8 @@ export interface IndexTextsDeps {
  * Git's index version of each open file, which the file's gutter compares the live text with. It
  * is asked for once per opened file (a query per file), and again when the index may have moved:
  * the Source Control panel invalidates every git query after a stage, unstage, commit, checkout
- * or pull, and a new `git.status` answer (the panel's poll: a terminal's or the agent's commit)
- * asks all of them again. The file change feed cannot tell: it leaves `.git` out.
+ * or pull, and a new `git.status` answer (after the panel heard `git.events`: a terminal's or the
+ * agent's commit) asks all of them again. The file change feed cannot tell: it leaves `.git` out.
  */
 export class GitIndexTexts {
   private host: EditorHost | null = null;
