@@ -29,7 +29,7 @@ interface Load {
  * workspace image, so the baseline is node's own HTTP client with keep-alive (the same client the
  * bench uses outside), timing each request in there. Prints the Load as JSON.
  */
-const IN_CONTAINER_LOAD = String.raw`
+const IN_CONTAINER_LOAD = `
 const http = require("http");
 const [port, warmup, n, c] = process.argv.slice(1).map(Number);
 const agent = new http.Agent({ keepAlive: true, maxSockets: c });
