@@ -179,7 +179,7 @@ describe("source control in Chromium", () => {
     const viewerEditor = await openInEditor(viewer, "notes.txt");
     await viewerEditor.locator(".cm-line", { hasText: "line 10 edited here" }).waitFor({ timeout: 15_000 });
     await expect.poll(() => changed(viewer).count(), { timeout: 10_000 }).toBe(2);
-    await markerBeside(viewer, "line 10 edited here").click();
+    await (await markerBeside(viewer, "line 10 edited here")).click();
     const viewerPeek = viewer.getByTestId("git-hunk-peek");
     expect(await viewerPeek.getByTestId("git-hunk-index").innerText()).toBe("line 10");
     expect(await viewerPeek.getByTestId("git-hunk-revert").count()).toBe(0);
@@ -190,7 +190,7 @@ describe("source control in Chromium", () => {
     await ownerEditor.locator(".cm-line", { hasText: /^line 0$/ }).click();
     await owner.keyboard.press("End");
     await owner.keyboard.type(" and more");
-    await markerBeside(owner, "line 10 edited here").click();
+    await (await markerBeside(owner, "line 10 edited here")).click();
     const peek = owner.getByTestId("git-hunk-peek");
     expect(await peek.getByTestId("git-hunk-index").innerText()).toBe("line 10");
     await peek.getByTestId("git-hunk-revert").click();
