@@ -205,13 +205,14 @@ describe("source control in Chromium", () => {
           timeout: 15_000,
         })
         .toBe(content);
-    await onDisk(lines({ 0: "line 0 and more", 30: "line 30 left for later" }));
+    const committed = { 2: "line 2 staged from the diff", 30: "line 30 left for later" };
+    await onDisk(lines({ ...committed, 0: "line 0 and more" }));
 
     // Undone again (the typed line), so the file is as the next tests expect it.
     await ownerEditor.locator(".cm-line", { hasText: "line 0 and more" }).click();
     await owner.keyboard.press("End");
     for (let i = 0; i < " and more".length; i++) await owner.keyboard.press("Backspace");
-    await onDisk(lines({ 30: "line 30 left for later" }));
+    await onDisk(lines(committed));
     await viewer.close();
     await owner.close();
   });
