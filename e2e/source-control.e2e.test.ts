@@ -27,6 +27,30 @@ const hunks = (page: Page) => page.getByTestId("diff-view").getByTestId("diff-hu
 const lines = (change: Record<number, string> = {}) =>
   `${Array.from({ length: 40 }, (_, i) => change[i] ?? `line ${i}`).join("\n")}\n`;
 
+/** Opens `file` through quick open; the page's editor. */
+async function openInEditor(page: Page, file: string) {
+  await page.keyboard.press("ControlOrMeta+p");
+  await page.getByTestId("quick-open-input").fill(file);
+  await page.getByTestId("quick-open-item").first().waitFor();
+  await page.keyboard.press("Enter");
+  const editor = page.getByTestId("editor");
+  await editor.locator(".cm-line").first().waitFor({ timeout: 20_000 });
+  return editor;
+}
+
+/** The gutter's change marker on the editor line holding `text`. */
+async function markerBeside(page: Page, text: string) {
+  const editor = page.getByTestId("editor");
+  const line = await editor.locator(".cm-line", { hasText: text }).boundingBox();
+  const markers = editor.locator(".cm-git-gutter .cm-gutterElement");
+  for (const marker of await markers.all()) {
+    const box = await marker.boundingBox();
+    if (line && box && Math.abs(box.y - line.y) < 4 && (await marker.locator("div").count()) > 0)
+      return marker;
+  }
+  throw new Error(`no change marker beside "${text}"`);
+}
+
 /**
  * The Source Control panel in Chromium, on a workspace whose repository was made in its terminal:
  * the owner stages one hunk of two from the diff and commits it; a viewer guest sees the same
@@ -137,6 +161,59 @@ describe("source control in Chromium", () => {
         timeout: 15_000,
       })
       .not.toContain("a line typed in the editor");
+    await owner.close();
+  });
+
+  it("clicking a gutter marker shows the lines the index has there, and reverting puts them back", async () => {
+    const owner = await ownerIde();
+    const ownerEditor = await openInEditor(owner, "notes.txt");
+    // A change typed in the editor (line 10) beside the one on disk the next tests need (line 30).
+    await ownerEditor.locator(".cm-line", { hasText: /^line 10$/ }).click();
+    await owner.keyboard.press("End");
+    await owner.keyboard.type(" edited here");
+    const changed = (page: Page) => page.getByTestId("editor").locator(".cm-git-gutter .cm-git-changed");
+    await expect.poll(() => changed(owner).count(), { timeout: 10_000 }).toBe(2);
+
+    // A viewer guest sees the typed change live and its hunk, with nothing to revert it.
+    const { page: viewer } = await join("viewer", "Vic");
+    const viewerEditor = await openInEditor(viewer, "notes.txt");
+    await viewerEditor.locator(".cm-line", { hasText: "line 10 edited here" }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => changed(viewer).count(), { timeout: 10_000 }).toBe(2);
+    await (await markerBeside(viewer, "line 10 edited here")).click();
+    const viewerPeek = viewer.getByTestId("git-hunk-peek");
+    expect(await viewerPeek.getByTestId("git-hunk-index").innerText()).toBe("line 10");
+    expect(await viewerPeek.getByTestId("git-hunk-revert").count()).toBe(0);
+    await viewerPeek.getByTestId("git-hunk-close").click();
+    await expect.poll(() => viewerPeek.count()).toBe(0);
+
+    // The owner types elsewhere, then reverts the hunk: only its lines change, for everyone.
+    await ownerEditor.locator(".cm-line", { hasText: /^line 0$/ }).click();
+    await owner.keyboard.press("End");
+    await owner.keyboard.type(" and more");
+    await (await markerBeside(owner, "line 10 edited here")).click();
+    const peek = owner.getByTestId("git-hunk-peek");
+    expect(await peek.getByTestId("git-hunk-index").innerText()).toBe("line 10");
+    await peek.getByTestId("git-hunk-revert").click();
+    await expect.poll(() => peek.count()).toBe(0);
+    await ownerEditor.locator(".cm-line", { hasText: /^line 10$/ }).waitFor({ timeout: 5_000 });
+    expect(await ownerEditor.locator(".cm-line", { hasText: "line 0 and more" }).count()).toBe(1);
+    await viewerEditor.locator(".cm-line", { hasText: /^line 10$/ }).waitFor({ timeout: 15_000 });
+    expect(await viewerEditor.locator(".cm-line", { hasText: "line 30 left for later" }).count()).toBe(1);
+    const onDisk = (content: string) =>
+      expect
+        .poll(async () => (await api.files.read.query({ workspaceId, path: "notes.txt" })).content, {
+          timeout: 15_000,
+        })
+        .toBe(content);
+    const committed = { 2: "line 2 staged from the diff", 30: "line 30 left for later" };
+    await onDisk(lines({ ...committed, 0: "line 0 and more" }));
+
+    // Undone again (the typed line), so the file is as the next tests expect it.
+    await ownerEditor.locator(".cm-line", { hasText: "line 0 and more" }).click();
+    await owner.keyboard.press("End");
+    for (let i = 0; i < " and more".length; i++) await owner.keyboard.press("Backspace");
+    await onDisk(lines(committed));
+    await viewer.close();
     await owner.close();
   });
 

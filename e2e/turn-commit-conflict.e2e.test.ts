@@ -35,7 +35,7 @@ describe("committing the agent's turn and resolving a conflict, in Chromium", ()
     await api.files.write.mutate({ workspaceId, path: "clash.txt", content: "base\n" });
   });
 
-  it("commits a finished turn with Commit the turn, and the panel's log shows the commit", async () => {
+  it("prefills Commit the turn with the model's message, refuses an empty one, and the person's edited message becomes the commit's subject", async () => {
     const owner = await ownerIde();
     await inTerminal(owner, `git init -q -b main && git add -A && ${SETUP} commit -qm base`, ["REPO", 42]);
     const { model } = made();
@@ -47,7 +47,7 @@ describe("committing the agent's turn and resolving a conflict, in Chromium", ()
         ],
       },
       { text: "Debug is off." },
-      // The commit message the model proposes when the button is pressed.
+      // The commit message the model proposes when the field opens.
       { text: "Turn debug off" },
     );
     await owner.getByTestId("session-new").click();
@@ -57,16 +57,30 @@ describe("committing the agent's turn and resolving a conflict, in Chromium", ()
     const commitButton = owner.getByTestId("turn-commit");
     await commitButton.waitFor({ timeout: 60_000 });
     await commitButton.click();
+    const message = owner.getByTestId("turn-commit-message");
+    await expect.poll(() => message.inputValue(), { timeout: 30_000 }).toBe("Turn debug off");
+
+    // Nothing is committed without a message.
+    await message.fill("   ");
+    await owner.getByTestId("turn-commit-confirm").click();
+    expect(await owner.getByTestId("turn-commit-error").innerText()).toBe("Write a commit message first.");
+    expect((await api.git.log.query({ workspaceId, limit: 5 })).map((c) => c.subject)).toEqual(["base"]);
+
+    await message.fill("Switch debug off for production");
+    await owner.getByTestId("turn-commit-confirm").click();
     await expect
       .poll(() => owner.getByTestId("turn-commit-done").innerText(), { timeout: 30_000 })
-      .toMatch(/^Committed [0-9a-f]{7}: Turn debug off$/);
+      .toMatch(/^Committed [0-9a-f]{7}: Switch debug off for production$/);
 
     await owner.getByTestId("sidebar-git").click();
     await expect
       .poll(() => panel(owner).getByTestId("commit-entry").first().innerText(), { timeout: 15_000 })
-      .toContain("Turn debug off");
+      .toContain("Switch debug off for production");
     const [commit] = await api.git.log.query({ workspaceId, limit: 1 });
-    expect(commit).toMatchObject({ subject: "Turn debug off", authorEmail: expect.stringContaining("@") });
+    expect(commit).toMatchObject({
+      subject: "Switch debug off for production",
+      authorEmail: expect.stringContaining("@"),
+    });
   });
 
   it("shows a pulled conflict three ways; Accept theirs and Mark resolved stage the file with theirs; a viewer only reads", async () => {

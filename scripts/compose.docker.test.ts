@@ -42,7 +42,14 @@ beforeAll(async () => {
   if (compose === null) throw new Error("no docker-compose or docker compose: run the tests with npm test");
   const [command = "", ...args] = compose;
   // The defaults, whatever this shell exports.
-  const env = { ...process.env, CODER_BIND: "", CODER_PORT: "", CODER_IMAGE: "", NODE_IMAGE: "" };
+  const env = {
+    ...process.env,
+    CODER_BIND: "",
+    CODER_PORT: "",
+    CODER_IMAGE: "",
+    NODE_IMAGE: "",
+    CODER_TUNNEL_DIR: "",
+  };
   const { stdout } = await exec(command, [...args, "config"], { cwd: repoRoot, env });
   config = parse(stdout) as Config;
 });
@@ -65,6 +72,15 @@ describe("docker-compose.yml", () => {
     const mount = mountsOf(sandbox).find((candidate) => candidate.target === dataDir);
     expect(mount?.type).toBe("volume");
     expect(Object.keys(config.volumes ?? {})).toContain(mount?.source);
+  });
+
+  it("binds the preview relays' socket folder from the host at the same path, so the engine finds it", () => {
+    const sandbox = config.services.sandbox ?? {};
+    const tunnelDir = sandbox.environment?.CODER_TUNNEL_DIR ?? "";
+    expect(tunnelDir).toMatch(/^\//);
+    expect(tunnelDir.startsWith(`${sandbox.environment?.CODER_DATA_DIR}/`)).toBe(false);
+    const mount = mountsOf(sandbox).find((candidate) => candidate.target === tunnelDir);
+    expect(mount).toMatchObject({ type: "bind", source: tunnelDir });
   });
 
   it("never publishes the web UI, which the sandbox service proxies", () => {

@@ -17,6 +17,11 @@ const envSchema = z
     CODER_PORT: z.coerce.number().int().min(0).max(65535).default(7070),
     CODER_HOST: z.string().default("127.0.0.1"),
     CODER_DATA_DIR: z.string().default(path.resolve(".data")),
+    /**
+     * Host folder of the preview relays' sockets: the engine bind-mounts it into each relay, so it
+     * must be the same path for the service and the engine (docker-compose.yml binds it so).
+     */
+    CODER_TUNNEL_DIR: z.string().min(1).optional(),
     /** A PostgreSQL database to run on instead of SQLite in the data folder. */
     CODER_DATABASE_URL: z
       .string()
@@ -180,6 +185,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** Host folder of the preview relays' sockets (docker/port-relay.ts). */
+  tunnelDir: string;
   /** Set: the database is this PostgreSQL one; unset: SQLite in `dataDir`. */
   databaseUrl?: string;
   /** Set: live documents are shared with the other instances through this Redis server. */
@@ -248,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.CODER_PORT,
     host: e.CODER_HOST,
     dataDir: path.resolve(e.CODER_DATA_DIR),
+    tunnelDir: path.resolve(e.CODER_TUNNEL_DIR ?? path.join(e.CODER_DATA_DIR, "tunnels")),
     ...(e.CODER_DATABASE_URL ? { databaseUrl: e.CODER_DATABASE_URL } : {}),
     ...(e.CODER_REDIS_URL ? { redisUrl: e.CODER_REDIS_URL } : {}),
     image: e.CODER_IMAGE,

@@ -27,7 +27,7 @@ export function createDriver(config: Config): WorkspaceDriver {
     disk: { ...config.disk, toolImage: config.image },
     // The relays' sockets are host files: only for an engine on this host (DOCKER_HOST unset or a
     // unix socket), where the service's folders are the engine's.
-    ...(localEngine() ? { tunnelDir: path.join(config.dataDir, "tunnels", config.instance) } : {}),
+    ...(localEngine() ? { tunnelDir: path.join(config.tunnelDir, config.instance) } : {}),
   });
 }
 

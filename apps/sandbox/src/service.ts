@@ -187,7 +187,7 @@ export async function startService(
     }),
     tokens: previewTokens,
     sessions: previewSessions,
-    streams: new PortStreams(driver),
+    streams: new PortStreams(driver, log),
     origins: previewOrigins,
     connections: auth.connections,
     sockets: previewSockets,

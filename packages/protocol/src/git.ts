@@ -194,13 +194,10 @@ const turnCommitMessage = z
   .max(MAX_COMMIT_MESSAGE_CHARS)
   .refine((m) => m.trim() !== "", "write a commit message")
   .optional();
+/** An agent turn: the message the model proposes for a commit of its files. */
+export const gitProposeTurnMessageInput = z.object({ workspaceId, sessionId: entityId, turnId: entityId });
 /** One commit of the files an agent turn changed; without `message` the model proposes one. */
-export const gitCommitTurnInput = z.object({
-  workspaceId,
-  sessionId: entityId,
-  turnId: entityId,
-  message: turnCommitMessage,
-});
+export const gitCommitTurnInput = gitProposeTurnMessageInput.extend({ message: turnCommitMessage });
 /** The same on a new branch made at HEAD (and checked out). */
 export const gitBranchFromTurnInput = gitCommitTurnInput.extend({ branch: gitBranchName });
 export const gitConflictInput = z.object({ workspaceId, path: workspacePath });

@@ -53,8 +53,13 @@ function relayConnected(stdout: Readable): Promise<boolean> {
  */
 export class PortStreams {
   private readonly openCount = new Map<string, number>();
+  /** Workspaces whose previews fell back to exec, said once in the log until the relay works again. */
+  private readonly fellBack = new Set<string>();
 
-  constructor(private readonly driver: WorkspaceDriver) {}
+  constructor(
+    private readonly driver: WorkspaceDriver,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   /** How many tunnels the workspace holds open now. */
   count(workspaceId: string): number {
@@ -102,8 +107,17 @@ export class PortStreams {
   /** The driver's own connection when it has one that works, else the exec relay. */
   private async connect(workspaceId: string, port: number): Promise<Duplex | null> {
     if (this.driver.portConnection) {
-      const connection = await this.driver.portConnection(workspaceId, port).catch(() => undefined);
-      if (connection !== undefined) return connection;
+      const connection = await this.driver.portConnection(workspaceId, port).catch((error: Error) => {
+        if (!this.fellBack.has(workspaceId)) {
+          this.fellBack.add(workspaceId);
+          this.log(`previews of workspace ${workspaceId} go through docker exec (slower): ${error.message}`);
+        }
+        return undefined;
+      });
+      if (connection !== undefined) {
+        this.fellBack.delete(workspaceId);
+        return connection;
+      }
     }
     return this.execRelay(workspaceId, port);
   }

@@ -1,22 +1,26 @@
-import { rm, symlink } from "node:fs/promises";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Duplex, PassThrough } from "node:stream";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config";
+import { createDriver } from "../create-driver";
 import { MAX_TUNNELS_PER_WORKSPACE, PortStreams } from "../daemon/port-streams";
 import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
 import { APP_SERVER } from "../preview/testing/app-server";
 import {
   execIn,
   instanceDriver,
+  requireImage,
   startTestService,
   type TestService,
   waitForStatus,
 } from "../testing/harness";
 import { until } from "../testing/until";
 import { containerName } from "./container-spec";
+import { RELAY_MAX_CONNECTIONS } from "./port-relay";
 
 const APP_PORT = 3000;
 const docker = new Docker();
@@ -82,6 +86,33 @@ describe("the preview relay beside a workspace", () => {
     expect(info.HostConfig.PidsLimit).toBeGreaterThan(0);
     expect(info.HostConfig.Memory).toBeGreaterThan(0);
     expect(info.Mounts.map((m) => m.Type)).toEqual(["bind"]);
+  });
+
+  it("says once in the service log why a workspace's previews go through exec when its relay cannot start", async () => {
+    // The relays' folder is a file: no relay can start for the workspace, which has none yet.
+    const scratch = await mkdtemp(path.join(tmpdir(), "tunnels-"));
+    const notAFolder = path.join(scratch, "tunnels");
+    await writeFile(notAFolder, "");
+    const lines: string[] = [];
+    const driverWithoutRelay = createDriver(
+      loadConfig({ CODER_IMAGE: requireImage(), CODER_INSTANCE: t.instance, CODER_TUNNEL_DIR: notAFolder }),
+    );
+    const fallingBack = new PortStreams(driverWithoutRelay, (line) => lines.push(line));
+    const port = APP_PORT + 2;
+    const otherApp = await startApp(other, port);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const tunnel = await fallingBack.open(other, port);
+        expect(tunnel).not.toBeInstanceOf(net.Socket);
+        expect(await getThrough(tunnel)).toMatch(/hello/);
+      }
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(other);
+      expect(lines[0]).toMatch(/docker exec[\s\S]*ENOTDIR/);
+    } finally {
+      await otherApp.close();
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 
   it("has no network but the workspace's: neither the service's ports on the host nor another workspace's app", async () => {
@@ -170,6 +201,31 @@ describe("the preview relay beside a workspace", () => {
       await until(() => streams.count(id) === 0, "every connection is released");
     }
   });
+
+  it(`refuses the connection past the relay's bound (${RELAY_MAX_CONNECTIONS}) and serves the next one after one closes`, async () => {
+    // Straight to the relay, past the service's lower bound: as several instances of the service would.
+    // A refused connection: the relay closes it without a byte (null), or before the port is sent (an error).
+    const connect = async () => (await driver.portConnection?.(id, APP_PORT).catch(() => null)) ?? null;
+    const open: Duplex[] = [];
+    try {
+      // Filled up to its bound (a probe that just closed may not have reached the relay yet).
+      await until(async () => {
+        const tunnel = await connect();
+        if (tunnel) open.push(tunnel);
+        return open.length === RELAY_MAX_CONNECTIONS;
+      }, `${RELAY_MAX_CONNECTIONS} connections are open`);
+      expect(await connect()).toBeNull();
+      open.pop()?.destroy();
+      await until(async () => {
+        const next = await connect();
+        if (next) open.push(next);
+        return next !== null;
+      }, "the relay takes a connection again");
+      expect(await getThrough(open.pop() as Duplex)).toMatch(/hello/);
+    } finally {
+      for (const tunnel of open) tunnel.destroy();
+    }
+  }, 60_000);
 
   it("is gone once the workspace stops and comes back, in the new network namespace, after it starts again", async () => {
     await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());

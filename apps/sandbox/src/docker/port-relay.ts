@@ -25,7 +25,7 @@ const LABEL_RELAY_KEY = "dev.coder.relay-key";
 const RELAY_DIR = "/run/coder-relay";
 const SOCKET_NAME = "relay.sock";
 /** Connections one relay holds at once; the service's own bound (MAX_TUNNELS_PER_WORKSPACE) is lower. */
-const RELAY_MAX_CONNECTIONS = 128;
+export const RELAY_MAX_CONNECTIONS = 128;
 /** How long a new relay may take to listen on its socket. */
 const RELAY_START_MS = 15_000;
 /** The longest port line: five digits and the newline. */
@@ -36,7 +36,8 @@ const MAX_PORT_LINE = 6;
  * RELAY_KEY): listens on a unix socket in a folder only it mounts; per connection reads one line, a
  * port, connects to 127.0.0.1:<port> in the workspace's network namespace, answers the key and "+"
  * once connected (nothing listens: closes without a byte), then pipes both ways with half-close and
- * backpressure. The key proves to the service that the relay answers, not whatever the socket's
+ * backpressure; a connection that ends before its port line is closed (it would count against the
+ * bound for good). The key proves to the service that the relay answers, not whatever the socket's
  * path was swapped for.
  */
 const RELAY = String.raw`const net=require("net"),fs=require("fs");
@@ -46,7 +47,7 @@ const server=net.createServer({allowHalfOpen:true},(c)=>{
 let line="";c.on("error",()=>c.destroy());
 const onData=(d)=>{line+=d.toString("latin1");const nl=line.indexOf("\n");
 if(nl<0){if(line.length>${MAX_PORT_LINE})c.destroy();return;}
-c.off("data",onData);c.pause();const text=line.slice(0,nl),port=+text;
+c.off("data",onData);c.off("end",onEnd);c.pause();const text=line.slice(0,nl),port=+text;
 if(!/^[0-9]{1,5}$/.test(text)||port<1||port>65535)return c.destroy();
 if(nl+1<line.length)c.unshift(Buffer.from(line.slice(nl+1),"latin1"));
 const s=net.connect({port,host:"127.0.0.1",allowHalfOpen:true});
@@ -54,7 +55,8 @@ s.on("error",()=>{s.destroy();c.destroy();});
 s.once("connect",()=>{c.write(key+"+");s.pipe(c);c.pipe(s);c.resume();});
 s.once("close",()=>{if(!s.readableEnded)c.destroy();});
 c.once("close",()=>{if(!c.readableEnded)s.destroy();});};
-c.on("data",onData);});
+// Ended before its port line (the service's probe of the socket): nothing to keep open for.
+const onEnd=()=>c.destroy();c.once("end",onEnd);c.on("data",onData);});
 server.maxConnections=${RELAY_MAX_CONNECTIONS};
 server.listen(sock);`;
 

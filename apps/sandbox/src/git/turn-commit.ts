@@ -27,15 +27,11 @@ export interface TurnCommitDeps {
   log(line: string): void;
 }
 
-/**
- * One commit of exactly the files an agent turn changed (the turn's snapshot diff, the list its
- * revert restores), by the person who prompted it, with the agent as co-author. Files the turn
- * changed that no longer differ from HEAD are left out; if none differs, nothing is committed.
- */
-export async function commitTurn(
-  deps: TurnCommitDeps,
-  request: TurnCommitRequest,
-): Promise<GitTurnCommitResult> {
+/** An agent turn of a session: what a commit of its files starts from. */
+export type TurnRef = Pick<TurnCommitRequest, "workspaceId" | "sessionId" | "turnId">;
+
+/** The turn's origin and files, once it is known to be over, in this workspace, with files to commit. */
+async function committableTurn(deps: Pick<TurnCommitDeps, "agent">, request: TurnRef) {
   const ref = { sessionId: request.sessionId, turnId: request.turnId };
   if ((await deps.agent.workspaceOf(ref.sessionId)) !== request.workspaceId) {
     throw new ServiceError("not_found", "this session is not in this workspace");
@@ -52,12 +48,34 @@ export async function commitTurn(
       `this turn changed ${files.length} files; commit them from the Source Control panel`,
     );
   }
+  return { origin, files };
+}
+
+/** The message the session's model proposes for a commit of the turn (the plain one when it cannot say). */
+export async function proposeTurnCommitMessage(
+  deps: Pick<TurnCommitDeps, "agent" | "log">,
+  request: TurnRef,
+): Promise<{ message: string }> {
+  const { origin, files } = await committableTurn(deps, request);
+  const model = () => deps.agent.sessionModel(request.sessionId);
+  return { message: await proposeTurnMessage(model, origin.prompt, files, deps.log) };
+}
+
+/**
+ * One commit of exactly the files an agent turn changed (the turn's snapshot diff, the list its
+ * revert restores), by the person who prompted it, with the agent as co-author. Files the turn
+ * changed that no longer differ from HEAD are left out; if none differs, nothing is committed.
+ */
+export async function commitTurn(
+  deps: TurnCommitDeps,
+  request: TurnCommitRequest,
+): Promise<GitTurnCommitResult> {
+  const { origin, files } = await committableTurn(deps, request);
   const author = origin.prompter
     ? await commitAuthor(origin.prompter, request.workspaceId, deps.emailOf)
     : { name: "coder agent", email: "agent@coder.invalid" };
-  const message =
-    request.message ??
-    (await proposeTurnMessage(() => deps.agent.sessionModel(ref.sessionId), origin.prompt, files, deps.log));
+  const model = () => deps.agent.sessionModel(request.sessionId);
+  const message = request.message ?? (await proposeTurnMessage(model, origin.prompt, files, deps.log));
   return deps.daemon.request("git.commitPaths", {
     paths: files.map((f) => f.path),
     message,

@@ -68,6 +68,7 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "git.discard": "editor on workspace",
   "git.commit": "editor on workspace",
   "git.commitTurn": "editor on workspace",
+  "git.proposeTurnMessage": "editor on workspace",
   "git.branchFromTurn": "editor on workspace",
   "git.conflict": "viewer on workspace",
   "git.checkout": "editor on workspace",

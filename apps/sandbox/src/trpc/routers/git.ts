@@ -11,6 +11,7 @@ import {
   gitEventsInput,
   gitIndexTextInput,
   gitLogInput,
+  gitProposeTurnMessageInput,
   gitRemoteInput,
   gitStageInput,
   gitStatusInput,
@@ -19,7 +20,7 @@ import { tracked } from "@trpc/server";
 import { commitAuthor } from "../../git/commit-author";
 import { conflictView } from "../../git/conflict-view";
 import { indexTextAnswer } from "../../git/index-text-answer";
-import { commitTurn, type TurnCommitRequest } from "../../git/turn-commit";
+import { commitTurn, proposeTurnCommitMessage, type TurnCommitRequest } from "../../git/turn-commit";
 import { router, runningWorkspaceProcedure, workspaceProcedure } from "../init";
 import { recordAct } from "../record-act";
 
@@ -141,6 +142,13 @@ export const gitRouter = router({
    * `Co-authored-by: coder agent` trailer; the message is the given one or the model's proposal.
    */
   commitTurn: turnCommitCall(gitCommitTurnInput),
+  /**
+   * The message the model proposes for a commit of the turn, for the person to edit before
+   * committing; commits nothing. Within 20 s and 60 tokens, else the turn's plain message.
+   */
+  proposeTurnMessage: runningWorkspaceProcedure("editor")
+    .input(gitProposeTurnMessageInput)
+    .query(({ ctx, input }) => proposeTurnCommitMessage({ agent: ctx.agent, log: ctx.log }, input)),
   /** The same on a new branch made at HEAD and checked out (the name checked by git in the container). */
   branchFromTurn: turnCommitCall(gitBranchFromTurnInput),
   /** A conflicted file: base, ours and theirs from the index, and the result in the work tree. */

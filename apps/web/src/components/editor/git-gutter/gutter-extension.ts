@@ -7,6 +7,7 @@ import {
   type Text,
 } from "@codemirror/state";
 import { EditorView, GutterMarker, gutter, ViewPlugin, type ViewUpdate } from "@codemirror/view";
+import { hunkPeek, peekHunkAt } from "./hunk-peek";
 import { type LineChange, lineChanges } from "./line-changes";
 
 /** Typing settles this long before the markers are computed again. */
@@ -55,6 +56,17 @@ function computed(base: Text | null, doc: Text): GutterState {
   return { base, markers: RangeSet.of(ranges), stale: false };
 }
 
+/** Whether a change marker sits on the line starting at `from`. */
+function hasMarker(markers: RangeSet<GutterMarker>, from: number): boolean {
+  let found = false;
+  markers.between(from, from, (at) => {
+    if (at !== from) return;
+    found = true;
+    return false;
+  });
+  return found;
+}
+
 /** The state's gutter: git's version and the markers of the lines that differ from it. */
 const gutterState = StateField.define<GutterState>({
   create: () => ({ base: null, markers: RangeSet.empty, stale: false }),
@@ -94,6 +106,7 @@ const theme = EditorView.baseTheme({
   ".cm-git-gutter": { width: "4px", paddingLeft: "1px" },
   ".cm-git-gutter .cm-gutterElement": { padding: "0" },
   ".cm-git-added, .cm-git-changed": { height: "100%", width: "3px" },
+  ".cm-git-added, .cm-git-changed, .cm-git-deleted": { cursor: "pointer" },
   ".cm-git-added": { background: "#587c0c" },
   ".cm-git-changed": { background: "#0c7d9d" },
   ".cm-git-deleted": {
@@ -108,7 +121,8 @@ const theme = EditorView.baseTheme({
 
 /**
  * Change markers against git's index, VS Code's way: a bar beside each line added or changed,
- * a wedge where lines were deleted. `base`: git's version when the state is made, if known by then.
+ * a wedge where lines were deleted; a click on one shows its hunk (hunk-peek.ts). `base`: git's
+ * version when the state is made, if known by then.
  */
 export function gitGutter(base: () => string | null): Extension {
   return [
@@ -117,7 +131,19 @@ export function gitGutter(base: () => string | null): Extension {
       return computed(text === null ? null : state.toText(text), state.doc);
     }),
     debounce,
-    gutter({ class: "cm-git-gutter", markers: (view) => view.state.field(gutterState).markers }),
+    gutter({
+      class: "cm-git-gutter",
+      markers: (view) => view.state.field(gutterState).markers,
+      domEventHandlers: {
+        // A click on a change marker opens its hunk's peek, or closes the one open there.
+        mousedown: (view, line) => {
+          if (!hasMarker(view.state.field(gutterState).markers, line.from)) return false;
+          view.dispatch({ effects: peekHunkAt.of(line.from) });
+          return true;
+        },
+      },
+    }),
+    hunkPeek((state) => state.field(gutterState).base),
     theme,
   ];
 }

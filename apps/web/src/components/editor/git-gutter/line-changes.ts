@@ -17,9 +17,14 @@ export interface LineChange {
  */
 const DIFF_LIMITS = { scanLimit: 5000, timeout: 100 };
 
+/** The runs of `doc` that differ from `base` (git's index version), as @codemirror/merge finds them. */
+export function changeChunks(base: Text, doc: Text): readonly Chunk[] {
+  return Chunk.build(base, doc, DIFF_LIMITS);
+}
+
 /** The lines of `doc` added, changed or deleted relative to `base` (git's index version). */
 export function lineChanges(base: Text, doc: Text): LineChange[] {
-  return Chunk.build(base, doc, DIFF_LIMITS).map((chunk) => {
+  return changeChunks(base, doc).map((chunk) => {
     const fromLine = doc.lineAt(chunk.fromB).number;
     if (chunk.fromB === chunk.toB) return { kind: "deleted", fromLine, toLine: fromLine };
     const toLine = doc.lineAt(chunk.endB).number;
