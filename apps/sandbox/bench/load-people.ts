@@ -32,6 +32,8 @@ export interface PeopleReport {
   /** This process's CPU time / wall time while measuring. */
   cpu: number;
   terminalBytes: number;
+  /** Collaboration frames the service sent these people while measuring (batching makes them fewer). */
+  collabFrames: number;
 }
 
 export type PeopleMessage = { joined: number } | { report: PeopleReport } | { failed: string };
@@ -109,8 +111,15 @@ interface Person {
   close(): void;
 }
 
-async function join(options: PeopleOptions, index: number, keystrokes: KeystrokeClock): Promise<Person> {
-  const socket = collabSocket(options.url, options.cookie, options.workspaceId);
+async function join(
+  options: PeopleOptions,
+  index: number,
+  keystrokes: KeystrokeClock,
+  frames: { count: number },
+): Promise<Person> {
+  const socket = collabSocket(options.url, options.cookie, options.workspaceId, () => {
+    frames.count++;
+  });
   const document = openDocument(socket, "shared.txt");
   keystrokes.follow(document.doc);
   await until(() => document.provider.isSynced, `person ${index} synced`, 60_000);
@@ -140,16 +149,17 @@ async function join(options: PeopleOptions, index: number, keystrokes: Keystroke
 
 function serve(options: PeopleOptions): void {
   const keystrokes = new KeystrokeClock();
+  const frames = { count: 0 };
   const people: Person[] = [];
   const lag = monitorEventLoopDelay({ resolution: 10 });
-  let measuring: { cpu: NodeJS.CpuUsage; at: number; bytes: number } | undefined;
+  let measuring: { cpu: NodeJS.CpuUsage; at: number; bytes: number; frames: number } | undefined;
   const terminalBytes = () => people.reduce((n, p) => n + (p.terminal?.state.bytes ?? 0), 0);
   const tell = (message: PeopleMessage) => process.send?.(message);
   process.on("message", async (command: PeopleCommand) => {
     try {
       if ("join" in command) {
         const joining = Array.from({ length: command.join }, (_, i) =>
-          join(options, people.length + i, keystrokes),
+          join(options, people.length + i, keystrokes, frames),
         );
         people.push(...(await Promise.all(joining)));
         tell({ joined: people.length });
@@ -157,7 +167,7 @@ function serve(options: PeopleOptions): void {
         keystrokes.reset();
         lag.reset();
         lag.enable();
-        measuring = { cpu: process.cpuUsage(), at: now(), bytes: terminalBytes() };
+        measuring = { cpu: process.cpuUsage(), at: now(), bytes: terminalBytes(), frames: frames.count };
         keystrokes.measuring = true;
       } else if ("report" in command && measuring) {
         keystrokes.measuring = false;
@@ -169,6 +179,7 @@ function serve(options: PeopleOptions): void {
             lagP99: lag.percentile(99) / 1e6,
             cpu: (cpu.user + cpu.system) / 1000 / (now() - measuring.at),
             terminalBytes: terminalBytes() - measuring.bytes,
+            collabFrames: frames.count - measuring.frames,
           },
         });
         measuring = undefined;

@@ -218,6 +218,10 @@ interface StepResult {
   loadBefore: number;
   load: number;
   terminalKBps: number;
+  /** Collaboration frames the service sent a person a second. */
+  framesPerPersonSecond: number;
+  /** The service's CPU time per 1000 keystroke deliveries: what a delivery costs it, however busy the machine. */
+  serviceCpuMsPerThousand: number;
 }
 
 const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
@@ -278,10 +282,12 @@ async function curve(
         loadBefore,
         load: loadAverage(),
         terminalKBps: bytes / (wall / 1000) / target / 1000,
+        framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / target,
+        serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
       };
       results.push(step);
       log(
-        `  ${label(variant)}, ${target} people: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, service CPU ${round(step.serviceCpu * 100, 1)}% RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}`,
+        `  ${label(variant)}, ${target} people: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}`,
       );
       if (step.p99 > GIVE_UP_P99_MS) break;
     }
@@ -329,6 +335,22 @@ function rows(variant: Variant, steps: StepResult[], baseline?: StepResult[]): B
         unit: "% of a core",
         ...(unbatched ? { ratio: round(unbatched.serviceCpu / s.serviceCpu, 2) } : {}),
         notes: `all ${s.people}: ${round(s.serviceCpu * 100, 1)}% of a core; the load generators together ${round(s.generatorCpu * 100, 1)}% (2 cores shared)${unbatched ? `; ratio: without batching (${round(unbatched.serviceCpu * 100, 1)}%) / with` : ""}`,
+      },
+      {
+        name: `${name}, ${s.people} people: service CPU time per 1000 keystroke deliveries`,
+        value: round(s.serviceCpuMsPerThousand, 1),
+        unit: "ms",
+        ...(unbatched
+          ? { ratio: round(unbatched.serviceCpuMsPerThousand / s.serviceCpuMsPerThousand, 2) }
+          : {}),
+        notes: `CPU time is less disturbed by a busy machine than latency${unbatched ? `; ratio: without batching (${round(unbatched.serviceCpuMsPerThousand, 1)} ms) / with` : ""}`,
+      },
+      {
+        name: `${name}, ${s.people} people: collaboration frames the service sends a person a second`,
+        value: round(s.framesPerPersonSecond, 1),
+        unit: "frames/s",
+        ...(unbatched ? { ratio: round(unbatched.framesPerPersonSecond / s.framesPerPersonSecond, 2) } : {}),
+        notes: `each person receives ${(PEOPLE_PER_WORKSPACE * 1000) / TYPING_EVERY_MS} keystrokes a second from their workspace (their own come back too)${unbatched ? `; ratio: without batching (${round(unbatched.framesPerPersonSecond, 1)}) / with` : ""}`,
       },
       {
         name: `${name}, ${s.people} people: service RSS per active person`,

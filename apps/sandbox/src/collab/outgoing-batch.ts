@@ -6,10 +6,16 @@ import * as Y from "yjs";
 
 type Sent = (error?: Error) => void;
 
-/** What a frame Hocuspocus sends is: a document update or awareness change (batched), or anything else. */
+/**
+ * What a frame Hocuspocus sends is: a document update or awareness change (batched); the
+ * acknowledgement of the socket's own update (it goes at once: it says nothing about the held
+ * frames, and flushing for it would send each typing person's batch separately, every keystroke);
+ * or anything else (it goes after what is held).
+ */
 type Outgoing =
   | { kind: "update"; document: string; update: Uint8Array }
   | { kind: "awareness"; document: string; update: Uint8Array }
+  | { kind: "acknowledgement" }
   | { kind: "other" };
 
 function classify(data: Uint8Array): Outgoing {
@@ -19,6 +25,7 @@ function classify(data: Uint8Array): Outgoing {
     const type = decoding.readVarUint(decoder);
     if (type === MessageType.Awareness)
       return { kind: "awareness", document, update: decoding.readVarUint8Array(decoder) };
+    if (type === MessageType.SyncStatus) return { kind: "acknowledgement" };
     if (type === MessageType.Sync && decoding.readVarUint(decoder) === syncProtocol.messageYjsUpdate)
       return { kind: "update", document, update: decoding.readVarUint8Array(decoder) };
   } catch {
@@ -139,9 +146,8 @@ export class OutgoingBatch {
 
   send(data: Uint8Array, sent?: Sent): void {
     const outgoing = classify(data);
-    if (outgoing.kind === "other") {
-      // Anything else keeps its place after what was held.
-      this.flush();
+    if (outgoing.kind === "acknowledgement" || outgoing.kind === "other") {
+      if (outgoing.kind === "other") this.flush();
       this.write(data, sent);
       return;
     }
