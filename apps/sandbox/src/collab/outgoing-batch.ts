@@ -114,8 +114,10 @@ export class OutgoingBatches {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      for (const waiting of this.waiting) waiting.flush();
+      // A batch that holds frames again while these flush waits for the next turn, not for nothing.
+      const waiting = [...this.waiting];
       this.waiting.clear();
+      for (const batch of waiting) batch.flush();
       this.merged.clear();
     });
   }
