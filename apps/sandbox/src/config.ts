@@ -35,6 +35,8 @@ const envSchema = z
       .string()
       .regex(/^rediss?:\/\//, "must be a redis:// URL (redis://[:password@]host:port[/db])")
       .optional(),
+    /** off: each live-document update leaves as a frame of its own (to compare; the load bench sets it). */
+    CODER_COLLAB_BATCHING: z.enum(["on", "off"]).default("on"),
     CODER_IMAGE: z.string().min(1, "CODER_IMAGE must name the workspace image (npm start sets it)"),
     /** The image of the agent's `preview` browser (images/browser; `npm start` builds and sets it). */
     CODER_BROWSER_IMAGE: z.string().min(1).default("coder-browser:latest"),
@@ -191,6 +193,8 @@ export type Config = {
   databaseUrl?: string;
   /** Set: live documents are shared with the other instances through this Redis server. */
   redisUrl?: string;
+  /** Live-document updates leave merged once per event-loop turn (CODER_COLLAB_BATCHING). */
+  collabBatching: boolean;
   image: string;
   /** The image of the browser job the `preview` tool loads pages in. */
   browserImage: string;
@@ -258,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tunnelDir: path.resolve(e.CODER_TUNNEL_DIR ?? path.join(e.CODER_DATA_DIR, "tunnels")),
     ...(e.CODER_DATABASE_URL ? { databaseUrl: e.CODER_DATABASE_URL } : {}),
     ...(e.CODER_REDIS_URL ? { redisUrl: e.CODER_REDIS_URL } : {}),
+    collabBatching: e.CODER_COLLAB_BATCHING === "on",
     image: e.CODER_IMAGE,
     browserImage: e.CODER_BROWSER_IMAGE,
     webUpstream: e.CODER_WEB_UPSTREAM,

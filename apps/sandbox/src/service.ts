@@ -133,6 +133,7 @@ export async function startService(
     workspaces,
     daemons,
     log,
+    batching: config.collabBatching,
     shared: config.redisUrl ? new SharedDocuments(config.redisUrl, cluster.instance.id, log) : undefined,
   });
   const talk = new TalkService(db, cluster.bus, log);

@@ -33,6 +33,8 @@ export interface CollabServiceDeps {
   daemons: DaemonPool;
   /** Set: the documents are shared with the other service instances (CODER_REDIS_URL). */
   shared?: SharedDocuments;
+  /** False: no batching of outgoing updates (CODER_COLLAB_BATCHING=off, the load bench's A/B switch). */
+  batching?: boolean;
   log(line: string): void;
 }
 
@@ -134,6 +136,7 @@ export class CollabService implements LiveFiles {
         log: this.deps.log,
         rests: sharing?.rests ?? this.rests.of(workspaceId),
         sharing,
+        batching: this.deps.batching,
         idle: () => {
           if (this.byWorkspace.get(workspaceId) === created) this.byWorkspace.delete(workspaceId);
         },

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
 import type { MessageGuard } from "./message-guard";
+import type { OutgoingBatch, OutgoingBatches } from "./outgoing-batch";
 
 /** Policy violation: the frame broke the collaboration protocol's rules. */
 const POLICY_VIOLATION = 1008;
@@ -10,17 +11,21 @@ const POLICY_VIOLATION = 1008;
  * `message`, `close`, `pong`; `send`, `ping`, `close`, `readyState`), but every incoming frame
  * passes the guard first, so Hocuspocus only ever sees frames the service allows, rewritten where
  * the guard says so, and the guard sees what Hocuspocus answers (a document it refused). A
- * violation closes the real socket (and so every document on it).
+ * violation closes the real socket (and so every document on it). With `batches`, document
+ * updates and awareness changes leave merged once per turn of the event loop (OutgoingBatches).
  */
 export class GuardedSocket extends EventEmitter {
   binaryType = "nodebuffer";
+  private readonly outgoing: OutgoingBatch | undefined;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly guard: MessageGuard,
     log: (line: string) => void,
+    batches?: OutgoingBatches,
   ) {
     super();
+    this.outgoing = batches?.batch((data, sent) => ws.send(data, sent));
     ws.on("message", (data: Buffer, isBinary: boolean) => {
       const verdict = isBinary ? guard.check(data) : ({ kind: "close", why: "a text frame" } as const);
       if (verdict.kind === "forward") this.emit("message", verdict.data);
@@ -42,7 +47,8 @@ export class GuardedSocket extends EventEmitter {
 
   send(data: Uint8Array, callback?: (error?: Error) => void): void {
     this.guard.sent(data);
-    this.ws.send(data, callback);
+    if (this.outgoing) this.outgoing.send(data, callback);
+    else this.ws.send(data, callback);
   }
 
   ping(): void {

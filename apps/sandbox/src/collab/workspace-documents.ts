@@ -29,6 +29,7 @@ import { GuardedSocket } from "./guarded-socket";
 import { meterTransactions } from "./integration-meter";
 import { type DiskAuthor, type FileAccess, LiveFile, LoadRefusal, readForDocument } from "./live-file";
 import { MessageGuard, type MessageGuardDeps } from "./message-guard";
+import { OutgoingBatches } from "./outgoing-batch";
 import { RefusalLog } from "./refusal-log";
 import type { DocumentRest, WorkspaceRests } from "./resting-documents";
 import type { WorkspaceSharing } from "./shared-documents";
@@ -88,6 +89,8 @@ export interface WorkspaceDocumentsDeps {
   rests: WorkspaceRests;
   /** Set: other service instances may have the same documents open (through Redis). */
   sharing?: WorkspaceSharing;
+  /** False: every update and awareness change leaves as a frame of its own (the bench's A/B switch). */
+  batching?: boolean;
 }
 
 /**
@@ -110,6 +113,7 @@ export class WorkspaceDocuments {
   /** What each load of a document has accepted, and from whom. */
   private readonly budgets = new Map<string, UpdateBudget>();
   private readonly people = new CollabPeople();
+  private readonly batches: OutgoingBatches | undefined;
   /** With sharing: each loaded document's writer lease, held or followed. */
   private readonly leases = new Map<string, WriterLease>();
   /** With sharing: documents whose shared state is being saved, and whether it changed meanwhile. */
@@ -120,6 +124,7 @@ export class WorkspaceDocuments {
 
   constructor(private readonly deps: WorkspaceDocumentsDeps) {
     this.refusals = new RefusalLog(deps.log);
+    this.batches = deps.batching === false ? undefined : new OutgoingBatches();
     this.hocuspocus = new Hocuspocus({
       quiet: true,
       extensions: deps.sharing ? [deps.sharing.extension] : [],
@@ -256,8 +261,11 @@ export class WorkspaceDocuments {
       return;
     }
     // What a socket is closed for is logged rate-limited per person: a guest cannot fill the log.
-    const socket = new GuardedSocket(ws, guard, (line) =>
-      this.refusals.refused(access.principal.sessionId, line),
+    const socket = new GuardedSocket(
+      ws,
+      guard,
+      (line) => this.refusals.refused(access.principal.sessionId, line),
+      this.batches,
     );
     this.sockets++;
     ws.once("close", () => {

@@ -3,11 +3,20 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/pro
 import WebSocket from "ws";
 import * as Y from "yjs";
 
-/** One tab's collaboration socket, as a browser opens it (with the login cookie and the Origin). */
-export function collabSocket(url: string, cookie: string, workspaceId: string): HocuspocusProviderWebsocket {
+/**
+ * One tab's collaboration socket, as a browser opens it (with the login cookie and the Origin);
+ * `onFrame` sees every frame the service sends it.
+ */
+export function collabSocket(
+  url: string,
+  cookie: string,
+  workspaceId: string,
+  onFrame?: (data: ArrayBuffer | Buffer) => void,
+): HocuspocusProviderWebsocket {
   class CookieWebSocket extends WebSocket {
     constructor(address: string) {
       super(address, { headers: { cookie, origin: url } });
+      if (onFrame) this.on("message", onFrame);
     }
   }
   return new HocuspocusProviderWebsocket({
