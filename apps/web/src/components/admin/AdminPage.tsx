@@ -5,6 +5,7 @@ import Link from "next/link";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { LogoutButton } from "../session/LogoutButton";
+import settings from "../settings-page/settings-page.module.css";
 import pageStyles from "../workspaces/workspaces.module.css";
 import styles from "./admin.module.css";
 import { InviteForm } from "./InviteForm";
@@ -27,7 +28,7 @@ export function AdminPage() {
         <LogoutButton />
       </header>
       {users.isError && (
-        <p className={styles.error} role="alert">
+        <p className={settings.error} role="alert">
           {errorMessage(users.error)}
         </p>
       )}
@@ -38,7 +39,7 @@ export function AdminPage() {
               <h2>People</h2>
               <InviteForm />
             </div>
-            <table className={styles.table} data-testid="admin-users">
+            <table className={settings.table} data-testid="admin-users">
               <thead>
                 <tr>
                   <th>Name</th>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
+import settings from "../settings-page/settings-page.module.css";
 import styles from "./admin.module.css";
 import type { AdminUser } from "./admin-types";
 import { LinkToCopy } from "./LinkToCopy";
@@ -62,7 +63,7 @@ export function InviteForm() {
         </PendingButton>
       </form>
       {invite.error && (
-        <p className={styles.error} role="alert">
+        <p className={settings.error} role="alert">
           {errorMessage(invite.error)}
         </p>
       )}

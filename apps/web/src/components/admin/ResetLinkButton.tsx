@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
-import styles from "./admin.module.css";
+import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser } from "./admin-types";
 import { LinkToCopy } from "./LinkToCopy";
 
@@ -24,7 +24,7 @@ export function ResetLinkButton({ user }: { user: AdminUser }) {
         Reset link
       </PendingButton>
       {reset.error && (
-        <div className={styles.error} role="alert">
+        <div className={settings.error} role="alert">
           {errorMessage(reset.error)}
         </div>
       )}

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
-import styles from "./admin.module.css";
+import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser } from "./admin-types";
 import { LimitsEditor } from "./LimitsEditor";
 import { ResetLinkButton } from "./ResetLinkButton";
@@ -33,7 +33,7 @@ export function UserRow({ user }: { user: AdminUser }) {
     <tr data-testid="admin-user-row" data-user={user.displayName}>
       <td>
         {user.displayName}
-        <div className={styles.muted}>{user.email ?? "no e-mail"}</div>
+        <div className={settings.muted}>{user.email ?? "no e-mail"}</div>
       </td>
       <td>
         <select
@@ -58,7 +58,7 @@ export function UserRow({ user }: { user: AdminUser }) {
           {suspended ? "suspended" : "active"}
         </label>
       </td>
-      <td className={styles.muted}>
+      <td className={settings.muted}>
         {when(user.createdAt)}
         <div>seen {when(user.lastSeenAt)}</div>
       </td>
@@ -76,7 +76,7 @@ export function UserRow({ user }: { user: AdminUser }) {
           Delete
         </button>
         {failure && (
-          <div className={styles.error} role="alert">
+          <div className={settings.error} role="alert">
             {errorMessage(failure)}
           </div>
         )}
