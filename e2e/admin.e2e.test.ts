@@ -66,4 +66,30 @@ describe("the administration page, in Chromium", () => {
     // And the workspaces they had running stop.
     await waitForStatus(trpcClient(stack.url, await login(stack.url, stack.token)), id, "stopped");
   });
+
+  it("a person joining through an invite appears on the admin page without a reload", async () => {
+    const { stack, browser } = run;
+    const admin = await (await browser.newContext()).newPage();
+    await logIn(admin, stack.url, stack.token);
+    await admin.getByTestId("admin-link").click();
+    await admin.waitForURL(/\/admin$/);
+    await admin.getByTestId("invite-email").fill("ada@example.com");
+    await admin.getByTestId("invite").click();
+    const url = await admin.getByTestId("invite-url").inputValue();
+    // Gone with the page should it reload.
+    await admin.evaluate(() => Object.assign(window, { sameAdminPage: true }));
+
+    const person = await (await browser.newContext()).newPage();
+    await person.goto(url);
+    await person.getByTestId("invite-name").fill("Ada Lovelace");
+    await person.getByTestId("invite-password").fill("analytical-engine-1843");
+    await person.getByTestId("invite-repeated").fill("analytical-engine-1843");
+    await person.getByTestId("invite-submit").click();
+    await person.waitForURL((u) => u.pathname === "/");
+
+    const row = admin.locator('[data-testid=admin-user-row][data-user="Ada Lovelace"]');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.innerText()).toContain("ada@example.com");
+    expect(await admin.evaluate(() => "sameAdminPage" in window)).toBe(true);
+  });
 });

@@ -10,12 +10,14 @@ import pageStyles from "../workspaces/workspaces.module.css";
 import styles from "./admin.module.css";
 import { InviteForm } from "./InviteForm";
 import { UserRow } from "./UserRow";
+import { usePeopleChanges } from "./use-people-changes";
 import { WorkspacesTable } from "./WorkspacesTable";
 
 /** The administration page: the service's people and every workspace (the service refuses anyone but an admin). */
 export function AdminPage() {
   const trpc = useTRPC();
   const users = useQuery(trpc.user.list.queryOptions());
+  usePeopleChanges();
   return (
     <main className={pageStyles.page} style={{ maxWidth: 1200 }}>
       <header className={pageStyles.header}>

@@ -1,23 +1,20 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser } from "./admin-types";
 import { LimitsEditor } from "./LimitsEditor";
 import { ResetLinkButton } from "./ResetLinkButton";
+import { usePeopleRefetch } from "./use-people-changes";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
 /** One user: role, suspension, limits and delete, each refused by the service with a sentence when it may not be. */
 export function UserRow({ user }: { user: AdminUser }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.admin.workspaces.queryKey() });
-  };
+  const refresh = usePeopleRefetch();
   const update = useMutation(trpc.user.update.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.user.delete.mutationOptions({ onSuccess: refresh }));
   const failure = update.error ?? remove.error;
