@@ -2,6 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import settings from "../settings-page/settings-page.module.css";
@@ -11,7 +12,7 @@ import { LinkToCopy } from "./LinkToCopy";
 /** Makes a link that lets `user` set a new password (`user.resetLink`) and shows it to send them. */
 export function ResetLinkButton({ user }: { user: AdminUser }) {
   const trpc = useTRPC();
-  const reset = useMutation(trpc.user.resetLink.mutationOptions());
+  const reset = useMutation(trpc.user.resetLink.mutationOptions({ meta: SHOWN_INLINE }));
   return (
     <>
       <PendingButton

@@ -2,6 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser } from "./admin-types";
@@ -15,8 +16,8 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "ne
 export function UserRow({ user }: { user: AdminUser }) {
   const trpc = useTRPC();
   const refresh = usePeopleRefetch();
-  const update = useMutation(trpc.user.update.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.user.delete.mutationOptions({ onSuccess: refresh }));
+  const update = useMutation(trpc.user.update.mutationOptions({ meta: SHOWN_INLINE, onSuccess: refresh }));
+  const remove = useMutation(trpc.user.delete.mutationOptions({ meta: SHOWN_INLINE, onSuccess: refresh }));
   const failure = update.error ?? remove.error;
   const suspended = user.suspendedAt !== null;
 

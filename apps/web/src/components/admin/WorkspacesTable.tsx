@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser, AdminWorkspace } from "./admin-types";
@@ -13,6 +14,7 @@ export function WorkspacesTable({ users }: { users: AdminUser[] }) {
   const list = useQuery(trpc.admin.workspaces.queryOptions());
   const transfer = useMutation(
     trpc.workspace.transfer.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => {
         void queryClient.invalidateQueries({ queryKey: trpc.admin.workspaces.queryKey() });
         void queryClient.invalidateQueries({ queryKey: trpc.user.list.queryKey() });

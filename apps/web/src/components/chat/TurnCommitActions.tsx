@@ -4,6 +4,7 @@ import type { TurnSummary } from "@coder/protocol";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./chat.module.css";
@@ -22,9 +23,10 @@ export function TurnCommitActions({ workspaceId, turn }: { workspaceId: string; 
   const [branch, setBranch] = useState<string | null>(null);
   // The Source Control panel shows the new commit (and branch) at once.
   const onSuccess = () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() });
-  const commit = useMutation(trpc.git.commitTurn.mutationOptions({ onSuccess }));
+  const commit = useMutation(trpc.git.commitTurn.mutationOptions({ meta: SHOWN_INLINE, onSuccess }));
   const branchFrom = useMutation(
     trpc.git.branchFromTurn.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: async () => {
         setBranch(null);
         await onSuccess();

@@ -8,6 +8,7 @@ import type { GitConflictView } from "@coder/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { noEditing } from "../editor/editor-extensions";
@@ -116,8 +117,8 @@ export function ConflictView({
     resultView.current?.dispatch({ changes: { from, to, insert } });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() });
-  const write = useMutation(trpc.files.write.mutationOptions());
-  const stage = useMutation(trpc.git.stage.mutationOptions({ onSettled: refresh }));
+  const write = useMutation(trpc.files.write.mutationOptions({ meta: SHOWN_INLINE }));
+  const stage = useMutation(trpc.git.stage.mutationOptions({ meta: SHOWN_INLINE, onSettled: refresh }));
   const resolve = async () => {
     if (result !== null && result !== data?.result) {
       await write.mutateAsync({
