@@ -2,31 +2,17 @@
 // call that cannot reach it asks the workspace's state why. The person must then read that state
 // ("stopped", "starting"), never a daemon or channel error, and never wait on a daemon not yet there.
 // The daemon's start is held back deterministically: its command waits for a file in the workspace.
-import { containerLayout } from "@coder/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { describe, expect, it } from "vitest";
+import { execIn, waitForStatus } from "../testing/harness";
+import { useServiceWithHeldDaemons } from "../testing/held-daemon";
 import { until } from "../testing/until";
 import { WAITING_FOR_DAEMON } from "../workspaces/workspace-service";
-
-/** Starts the real daemon once /tmp/go exists. */
-const HELD_DAEMON = `until [ -e /tmp/go ]; do sleep 0.05; done
-exec ${containerLayout.daemonNode} ${containerLayout.daemonScript} --root ${containerLayout.workspace}`;
 
 /** Far below the start's patience (120 s): an answer that waits for the daemon cannot come in time. */
 const ANSWER_WITHIN_MS = 20_000;
 
 describe("calls on a workspace that is not running", () => {
-  let t: TestService;
-  beforeAll(async () => {
-    const daemon = {
-      command: ["sh", "-c", HELD_DAEMON],
-      timeouts: { pingMs: 1000, startMs: 120_000, requestMs: 5000 },
-    };
-    t = await startTestService({ daemon }, { CODER_WARM_POOL: "0" });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const service = useServiceWithHeldDaemons();
 
   /** The call's refusal, or a failure naming the call when it does not answer in time. */
   async function refusal(what: string, call: Promise<unknown>): Promise<unknown> {
@@ -48,14 +34,17 @@ describe("calls on a workspace that is not running", () => {
   }
 
   /** A git and a files call on the workspace, each made when asked for. */
-  const callsOn = (workspaceId: string) =>
-    [
+  const callsOn = (workspaceId: string) => {
+    const t = service();
+    return [
       ["git.status", () => t.api.git.status.query({ workspaceId })],
       ["files.tree", () => t.api.files.tree.query({ workspaceId })],
     ] as const;
+  };
 
   /** A running workspace whose daemon was reached once, so its connection is the one a call reuses. */
   async function runningWorkspace(name: string): Promise<string> {
+    const t = service();
     const { id } = await t.api.workspace.create.mutate({ name });
     await until(
       async () => (await t.api.workspace.get.query({ workspaceId: id })).detail === WAITING_FOR_DAEMON,
@@ -69,6 +58,7 @@ describe("calls on a workspace that is not running", () => {
   }
 
   it("a git or files call on a stopped workspace answers that it is stopped, not a daemon error", async () => {
+    const t = service();
     const id = await runningWorkspace("resting");
     await t.api.workspace.stop.mutate({ workspaceId: id });
     for (const [what, call] of callsOn(id)) {
@@ -80,6 +70,7 @@ describe("calls on a workspace that is not running", () => {
   }, 120_000);
 
   it("a git or files call on a workspace being started says it is starting, and is served once it runs", async () => {
+    const t = service();
     const id = await runningWorkspace("waking");
     await execIn(t.instance, id, ["rm", "/tmp/go"]);
     await t.api.workspace.stop.mutate({ workspaceId: id });
