@@ -4,6 +4,7 @@ import { Accounts } from "../apps/sandbox/src/auth/accounts";
 import { SESSION_COOKIE } from "../apps/sandbox/src/auth/http-auth";
 import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
 import { logIn } from "./support/browser";
+import { inviteOnAdminPage } from "./support/invitations";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 /** An admin and a member, each in their own browser: the admin page is the admin's alone, and suspending the member ends their open IDE. */
@@ -69,13 +70,7 @@ describe("the administration page, in Chromium", () => {
 
   it("a person joining through an invite appears on the admin page without a reload", async () => {
     const { stack, browser } = run;
-    const admin = await (await browser.newContext()).newPage();
-    await logIn(admin, stack.url, stack.token);
-    await admin.getByTestId("admin-link").click();
-    await admin.waitForURL(/\/admin$/);
-    await admin.getByTestId("invite-email").fill("ada@example.com");
-    await admin.getByTestId("invite").click();
-    const url = await admin.getByTestId("invite-url").inputValue();
+    const { admin, url } = await inviteOnAdminPage(browser, stack, "ada@example.com");
     // Gone with the page should it reload.
     await admin.evaluate(() => Object.assign(window, { sameAdminPage: true }));
 
