@@ -4,6 +4,7 @@ import { Accounts } from "../apps/sandbox/src/auth/accounts";
 import { SESSION_COOKIE } from "../apps/sandbox/src/auth/http-auth";
 import { login, trpcClient, waitForStatus } from "../apps/sandbox/src/testing/harness";
 import { logIn } from "./support/browser";
+import { inviteOnAdminPage } from "./support/invitations";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 /** An admin and a member, each in their own browser: the admin page is the admin's alone, and suspending the member ends their open IDE. */
@@ -65,5 +66,25 @@ describe("the administration page, in Chromium", () => {
       .toBe(true);
     // And the workspaces they had running stop.
     await waitForStatus(trpcClient(stack.url, await login(stack.url, stack.token)), id, "stopped");
+  });
+
+  it("a person joining through an invite appears on the admin page without a reload", async () => {
+    const { stack, browser } = run;
+    const { admin, url } = await inviteOnAdminPage(browser, stack, "ada@example.com");
+    // Gone with the page should it reload.
+    await admin.evaluate(() => Object.assign(window, { sameAdminPage: true }));
+
+    const person = await (await browser.newContext()).newPage();
+    await person.goto(url);
+    await person.getByTestId("invite-name").fill("Ada Lovelace");
+    await person.getByTestId("invite-password").fill("analytical-engine-1843");
+    await person.getByTestId("invite-repeated").fill("analytical-engine-1843");
+    await person.getByTestId("invite-submit").click();
+    await person.waitForURL((u) => u.pathname === "/");
+
+    const row = admin.locator('[data-testid=admin-user-row][data-user="Ada Lovelace"]');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.innerText()).toContain("ada@example.com");
+    expect(await admin.evaluate(() => "sameAdminPage" in window)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { logIn } from "./support/browser";
+import { inviteOnAdminPage } from "./support/invitations";
 import { useStackAndBrowser } from "./support/stack-and-browser";
 
 /** Who the page's cookie signs in, asked from the page as its own script would. */
@@ -21,13 +21,7 @@ describe("an invited person in Chromium", () => {
 
   it("sets a name and password through the invitation link the admin made, signs in with them, and later sets a new one through a reset link", async () => {
     const { stack, browser } = made;
-    const admin = await (await browser.newContext()).newPage();
-    await logIn(admin, stack.url, stack.token);
-    await admin.getByTestId("admin-link").click();
-    await admin.waitForURL(/\/admin$/);
-    await admin.getByTestId("invite-email").fill("grace@example.com");
-    await admin.getByTestId("invite").click();
-    const url = await admin.getByTestId("invite-url").inputValue();
+    const { admin, url } = await inviteOnAdminPage(browser, stack, "grace@example.com");
     expect(url).toMatch(/\/invite\//);
 
     const page = await (await browser.newContext()).newPage();

@@ -9,6 +9,7 @@ import { AuditLog } from "./audit/audit-log";
 import { RetentionPurge } from "./audit/retention-purge";
 import { AuthService } from "./auth/auth-service";
 import { startOidcSignIn } from "./auth/oidc-start";
+import { PeopleChanges } from "./auth/people-changes";
 import { SessionSweeper } from "./auth/session-sweeper";
 import { UserAdmin } from "./auth/user-admin";
 import { joinCluster } from "./cluster/join-cluster";
@@ -218,6 +219,7 @@ export async function startService(
       revokeShares: (id) => auth.shares.revokeWorkspace(id),
       stopWorkspace: (id) => workspaces.stop(id),
       publishWorkspaceChange: (id) => workspaces.publishChange(id),
+      changes: new PeopleChanges(cluster.bus, log),
       log,
     }),
     driver,

@@ -4,9 +4,11 @@ import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
 import { addWorkspaceRow } from "../db/testing/workspace-rows";
+import { LocalBus } from "../events/live-bus";
 import { UserLimits } from "../workspaces/user-limits";
 import { Accounts } from "./accounts";
 import { AuthService } from "./auth-service";
+import { PeopleChanges } from "./people-changes";
 import { UserAdmin } from "./user-admin";
 
 describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
@@ -35,6 +37,7 @@ describe.each(DIALECTS)("the administration of people on %s", (dialect) => {
       publishWorkspaceChange: async (id) => {
         changed.push(id);
       },
+      changes: new PeopleChanges(new LocalBus(), () => undefined),
       log: () => undefined,
     });
   });

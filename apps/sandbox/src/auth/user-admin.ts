@@ -3,6 +3,7 @@ import { type Limits, type LimitsOverride, readOverride, type WorkspaceSize } fr
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
 import { ServiceError } from "../errors/service-error";
+import type { PeopleChanges } from "./people-changes";
 import type { SiteRole } from "./principal";
 
 /** A user as the administration page shows them. */
@@ -63,6 +64,8 @@ export interface UserAdminDeps {
   stopWorkspace(workspaceId: string): Promise<unknown>;
   /** Shows a workspace's change (its owner) in every open workspace list. */
   publishWorkspaceChange(workspaceId: string): Promise<void>;
+  /** Where a change of the people is announced (the administration pages follow it). */
+  changes: PeopleChanges;
   log(line: string): void;
 }
 
@@ -76,6 +79,11 @@ export interface UserAdminDeps {
  */
 export class UserAdmin {
   constructor(private readonly deps: UserAdminDeps) {}
+
+  /** Word of each change of the people, for the administration page. */
+  get changes(): PeopleChanges {
+    return this.deps.changes;
+  }
 
   async list(): Promise<AdminUserView[]> {
     const { db, limits } = this.deps;
@@ -128,6 +136,7 @@ export class UserAdmin {
       .where("id", "=", userId)
       .execute();
     if (suspending) await this.endAccess(userId);
+    this.deps.changes.announce();
     return this.view(userId);
   }
 
@@ -154,6 +163,7 @@ export class UserAdmin {
       await tx.deleteFrom("workspace_members").where("user_id", "=", userId).execute();
       await tx.deleteFrom("users").where("id", "=", userId).execute();
     });
+    this.deps.changes.announce();
   }
 
   /**
@@ -182,6 +192,8 @@ export class UserAdmin {
         .execute();
     });
     await this.deps.publishWorkspaceChange(workspaceId);
+    // Both owners' workspace counts changed.
+    this.deps.changes.announce();
   }
 
   /** Every workspace with its owner, status and what it takes from the machine. */

@@ -208,6 +208,11 @@ export class DaemonConnection {
     return this.current !== undefined;
   }
 
+  /** A create or start is waiting for this daemon's first answer (which may take minutes). */
+  get awaitingStart(): boolean {
+    return this.starting !== undefined;
+  }
+
   private connection(): Promise<Live> {
     if (this.closed) return Promise.reject(new DaemonUnavailableError("the workspace connection is closed"));
     if (!this.current) {

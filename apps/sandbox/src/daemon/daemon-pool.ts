@@ -10,6 +10,9 @@ import {
   DaemonUnavailableError,
 } from "./daemon-connection";
 
+/** The states a workspace passes through on its way to running. */
+const BEING_STARTED: ReadonlySet<WorkspaceStatus> = new Set(["creating", "starting"]);
+
 /** A batch of a search's matches, or word that the daemon sent one the contract refused. */
 export type SearchMatchesBatch = FileMatches[] | { malformed: true };
 
@@ -84,10 +87,10 @@ export class DaemonPool {
   async running(id: string): Promise<DaemonConnection> {
     const workspace = await this.deps.workspace(id);
     if (workspace.status !== "running") {
-      throw new ServiceError(
-        "precondition",
-        `workspace "${workspace.name}" is ${workspace.status}; start it first`,
-      );
+      const named = `workspace "${workspace.name}" is ${workspace.status}`;
+      if (BEING_STARTED.has(workspace.status))
+        throw new ServiceError("busy", `${named}; try again once it runs`);
+      throw new ServiceError("precondition", `${named}; start it first`);
     }
     return this.connection(id);
   }
@@ -95,11 +98,14 @@ export class DaemonPool {
   /**
    * Runs `call` on the workspace's daemon straight away: asking the engine first whether the
    * container runs would cost each call more than the call. When the daemon cannot be reached, the
-   * workspace's state explains why (stopped, missing).
+   * workspace's state explains why (stopped, missing). While a create or start waits for the daemon,
+   * a call would wait with it (minutes on a busy machine): the state answers at once instead.
    */
   async call<T>(id: string, call: (daemon: DaemonConnection) => Promise<T>): Promise<T> {
+    const daemon = this.connection(id);
+    if (daemon.awaitingStart) await this.running(id);
     try {
-      return await call(this.connection(id));
+      return await call(daemon);
     } catch (error) {
       if (error instanceof DaemonUnavailableError) await this.running(id);
       throw error;

@@ -47,6 +47,7 @@ export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
       audit: deps.audit,
       secureCookies: deps.secureCookies,
       secretGuesses: deps.shareFailures,
+      peopleChanges: deps.peopleChanges,
     }),
   ];
 }

@@ -9,8 +9,10 @@ import { SESSION_COOKIE } from "../auth/http-auth";
 import { MAX_LIVE_FLOWS } from "../auth/oidc-flows";
 import type { OidcSignIn } from "../auth/oidc-sign-in";
 import { startOidcSignIn } from "../auth/oidc-start";
+import { PeopleChanges } from "../auth/people-changes";
 import { oidcConfig, oidcEnv } from "../config/oidc-config";
 import { DIALECTS, openTestDatabase, type TestDatabase } from "../db/testing/test-database";
+import { LocalBus } from "../events/live-bus";
 import { OidcTestBrowser } from "../testing/oidc-browser";
 import { startOidcProvider, type TestOidcProvider } from "../testing/oidc-provider";
 import { type OidcRouteDeps, oidcRoutes } from "./oidc-routes";
@@ -63,6 +65,7 @@ describe.each(DIALECTS)("signing in with OIDC on %s", (dialect) => {
       audit,
       oidc: signIn,
       secureCookies: false,
+      peopleChanges: new PeopleChanges(new LocalBus(), () => undefined),
       log: (l) => log.push(l),
     }));
     provider = await startOidcProvider([`${service.url}/auth/oidc/callback`]);
@@ -249,6 +252,7 @@ describe("a provider that is down when the service starts", () => {
       audit: new AuditLog(database.db, () => undefined),
       oidc: signIn,
       secureCookies: false,
+      peopleChanges: new PeopleChanges(new LocalBus(), () => undefined),
       log: () => undefined,
     }));
     try {

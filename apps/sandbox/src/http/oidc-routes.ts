@@ -2,6 +2,7 @@ import { stringifySetCookie } from "cookie";
 import { readCookie, sessionCookie } from "../auth/http-auth";
 import { OidcRefusal } from "../auth/oidc-refusal";
 import type { OidcSignIn } from "../auth/oidc-sign-in";
+import type { PeopleChanges } from "../auth/people-changes";
 import { json } from "./http-answers";
 import type { HttpRoute, RouteCall } from "./http-routes";
 import { recordSignIn, recordSignInFailed, type SignInRecordDeps } from "./sign-in-record";
@@ -17,6 +18,8 @@ export interface OidcRouteDeps extends SignInRecordDeps {
   secureCookies: boolean;
   /** CODER_PUBLIC_URL: the origin the provider sends people back to, when set. */
   publicUrl?: string;
+  /** A sign-in may be someone's first, which makes their account. */
+  peopleChanges: Pick<PeopleChanges, "announce">;
   log(line: string): void;
 }
 
@@ -72,6 +75,7 @@ export function oidcRoutes(deps: OidcRouteDeps): HttpRoute[] {
           const user = await oidc.finish(readCookie(req, OIDC_FLOW_COOKIE), url.searchParams);
           const session = await deps.auth.createSession(user.id);
           await recordSignIn(deps, req, session.cookie, "auth.signed_in", "oidc");
+          deps.peopleChanges.announce();
           res
             .writeHead(303, {
               location: "/",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { normalEmail } from "../auth/accounts";
 import { guestName } from "../auth/guest-name";
 import { MAX_PASSWORD_LENGTH } from "../auth/password-rules";
+import type { PeopleChanges } from "../auth/people-changes";
 import { startSession } from "./auth-routes";
 import { FailureBackoff } from "./failure-backoff";
 import { json, jsonBody } from "./http-answers";
@@ -30,6 +31,8 @@ export interface PasswordRouteDeps extends SignInRecordDeps {
   secureCookies: boolean;
   /** Holds back wrong link secrets; shared with the share links, so guessers get one allowance for both. */
   secretGuesses: FailureBackoff;
+  /** An invitation used makes an account. */
+  peopleChanges: Pick<PeopleChanges, "announce">;
 }
 
 /**
@@ -106,6 +109,7 @@ export function passwordRoutes(deps: PasswordRouteDeps): HttpRoute[] {
           recordSignInFailed(deps.audit, req, "invite link");
           throw new HttpRefusal(403, INVITE_REFUSED);
         }
+        if (accepted.kind === "invite") deps.peopleChanges.announce();
         const session = await auth.createSession(accepted.userId);
         const action = accepted.kind === "invite" ? "user.joined" : "user.password_reset";
         await recordSignIn(deps, req, session.cookie, action, `${accepted.kind} link`);

@@ -203,6 +203,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       driver,
       oidc: deps.oidc,
       publicUrl: deps.publicUrl,
+      peopleChanges: deps.people.changes,
       log,
     }),
     SERVICE_PATHS,

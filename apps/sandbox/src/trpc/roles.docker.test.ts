@@ -468,6 +468,7 @@ describe("what people with accounts may call on someone else's workspace", () =>
       audit: t.service.audit,
       uploads: undefined as never,
       driver: undefined as never,
+      peopleChanges: undefined as never,
       log: () => undefined,
     }).filter((r): r is Exclude<HttpRoute, { access: "anyone" }> => r.access !== "anyone");
     expect(routes.length).toBeGreaterThan(0);

@@ -2,14 +2,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage } from "node:http";
 import { SUBSCRIPTION_SOCKET_PATH } from "@coder/protocol";
 import { getTRPCErrorShape } from "@trpc/server";
-import { applyWSSHandler } from "@trpc/server/adapters/ws";
-import { WebSocket, WebSocketServer } from "ws";
+import { WebSocket } from "ws";
 import { z } from "zod";
 import type { ConnectionRegistry } from "../auth/connection-registry";
 import type { Principal } from "../auth/principal";
 import type { PageSocketRoute } from "../sockets/socket-route";
 import { accessEndedError, type Context } from "./init";
 import { appRouter } from "./router";
+import { type MessageListener, subscriptionAdapter, takeAdapterReader } from "./subscription-adapter";
 
 /** A subscription's start or stop is small; a larger frame closes the socket (ws answers 1009). */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -55,8 +55,6 @@ export interface SubscriptionSocketDeps {
   log(line: string): void;
 }
 
-type MessageListener = (this: WebSocket, data: Buffer, isBinary: boolean) => void;
-
 /**
  * The page's subscriptions over one WebSocket (tRPC's `ws` adapter), so that a page never holds
  * more than one connection open to the service, whatever it follows: a browser opens at most six
@@ -70,22 +68,12 @@ type MessageListener = (this: WebSocket, data: Buffer, isBinary: boolean) => voi
  * and leaves the socket and the rest open.
  */
 export function subscriptionSocketRoute(deps: SubscriptionSocketDeps): PageSocketRoute {
-  // The socket router accepts the upgrade; the adapter's server only hears of the connection.
-  const adapterServer = new WebSocketServer({ noServer: true });
   const contexts = new WeakMap<WebSocket, Context>();
-  applyWSSHandler({
-    wss: adapterServer,
-    router: appRouter,
-    createContext: ({ res }) => {
-      const ctx = contexts.get(res);
-      if (!ctx) throw new Error("a subscription socket the router did not accept");
-      return ctx;
-    },
-    onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR")
-        deps.log(`trpc socket ${path ?? "?"}: ${error.cause ?? error}`);
-    },
-  });
+  const adapterServer = subscriptionAdapter((ws) => {
+    const ctx = contexts.get(ws);
+    if (!ctx) throw new Error("a subscription socket the router did not accept");
+    return ctx;
+  }, deps.log);
   return {
     path: SUBSCRIPTION_SOCKET_PATH,
     maxPayload: MAX_FRAME_BYTES,
@@ -118,8 +106,15 @@ function gateSubscriptions(
   };
   startAdapter(subscribedTo);
   // The adapter's own reader runs behind the gate below, which validates and bounds every frame.
-  const adapter = ws.listeners("message")[0] as MessageListener;
-  ws.removeAllListeners("message");
+  let adapter: MessageListener;
+  try {
+    adapter = takeAdapterReader(ws);
+  } catch (error) {
+    ws.removeAllListeners("message");
+    deps.log(`trpc socket: ${(error as Error).message}`);
+    ws.close(1011, "the service cannot serve subscriptions");
+    return;
+  }
   const deliver = (m: Message) =>
     requestOf.run(m.id, () => adapter.call(ws, Buffer.from(JSON.stringify(m)), false));
 

@@ -1,36 +1,18 @@
 // A busy machine (load average 20–30 on 2 cores) starts a workspace's daemon slowly: the create must
 // wait for it with word of what it waits for, not end in an error after the first ping's deadline.
 // The daemon's start is held back deterministically: its command waits for a file in the workspace.
-import { containerLayout, type Workspace } from "@coder/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import type { Workspace } from "@coder/protocol";
+import { describe, expect, it } from "vitest";
+import { execIn, waitForStatus } from "../testing/harness";
+import { useServiceWithHeldDaemons } from "../testing/held-daemon";
 import { until } from "../testing/until";
 import { WAITING_FOR_DAEMON } from "./workspace-service";
 
-/** Starts the real daemon once /tmp/go exists; exits with code 3 once /tmp/die does. */
-const HELD_DAEMON = `while :; do
-  if [ -e /tmp/go ]; then exec ${containerLayout.daemonNode} ${containerLayout.daemonScript} --root ${containerLayout.workspace}; fi
-  if [ -e /tmp/die ]; then echo 'the daemon gave up' >&2; exit 3; fi
-  sleep 0.05
-done`;
-
-const PING_MS = 1000;
-
 describe("a workspace whose daemon is slow to start (a busy machine)", () => {
-  let t: TestService;
-
-  beforeAll(async () => {
-    const daemon = {
-      command: ["sh", "-c", HELD_DAEMON],
-      timeouts: { pingMs: PING_MS, startMs: 120_000, requestMs: 5000 },
-    };
-    t = await startTestService({ daemon }, { CODER_WARM_POOL: "0" });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const service = useServiceWithHeldDaemons();
 
   async function shown(id: string): Promise<Workspace> {
+    const t = service();
     const workspace = (await t.api.workspace.list.query()).find((w) => w.id === id);
     if (!workspace) throw new Error(`workspace ${id} is not listed`);
     return workspace;
@@ -38,6 +20,7 @@ describe("a workspace whose daemon is slow to start (a busy machine)", () => {
 
   /** Creates a workspace and waits until it says it waits for its daemon, past the ping's deadline. */
   async function waitingWorkspace(name: string): Promise<string> {
+    const t = service();
     const { id } = await t.api.workspace.create.mutate({ name });
     await until(
       async () => {
@@ -54,6 +37,7 @@ describe("a workspace whose daemon is slow to start (a busy machine)", () => {
   }
 
   it("is created once the daemon answers, saying meanwhile that it waits for the workspace", async () => {
+    const t = service();
     const id = await waitingWorkspace("slow");
     await execIn(t.instance, id, ["touch", "/tmp/go"]);
     await waitForStatus(t.api, id, "running");
@@ -65,6 +49,7 @@ describe("a workspace whose daemon is slow to start (a busy machine)", () => {
   }, 120_000);
 
   it("ends in an error at once, with the daemon's words, when the daemon dies while it is waited for", async () => {
+    const t = service();
     const id = await waitingWorkspace("dying");
     const died = Date.now();
     await execIn(t.instance, id, ["touch", "/tmp/die"]);

@@ -1,12 +1,13 @@
 "use client";
 
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { AccessEndedNotice } from "../components/access/AccessEndedNotice";
 import { ToastProvider } from "../components/toast/Toasts";
 import { ToastStore } from "../components/toast/toast-store";
 import { redirectIfLoggedOut } from "../lib/auth/session-expiry";
 import { errorCode, errorMessage } from "../lib/errors/error-message";
+import { mutationCacheWithToasts } from "../lib/errors/mutation-errors";
 import { createApiClient, TRPCProvider } from "../lib/trpc/client";
 
 /** Errors that will not go away by asking again. */
@@ -14,13 +15,10 @@ const FINAL_CODES = new Set(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FO
 
 function createQueryClient(toasts: ToastStore): QueryClient {
   return new QueryClient({
-    // Query errors are shown where the data would be; mutations have nowhere else to say it.
+    // Query errors are shown where the data would be; a mutation's where its control is, or else
+    // in a toast (mutation-errors.ts).
     queryCache: new QueryCache({ onError: redirectIfLoggedOut }),
-    mutationCache: new MutationCache({
-      onError: (error) => {
-        if (!redirectIfLoggedOut(error)) toasts.error(errorMessage(error));
-      },
-    }),
+    mutationCache: mutationCacheWithToasts(redirectIfLoggedOut, (error) => toasts.error(errorMessage(error))),
     defaultOptions: {
       queries: {
         retry: (failures, error) => failures < 2 && !FINAL_CODES.has(errorCode(error) ?? ""),

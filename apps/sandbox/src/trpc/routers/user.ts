@@ -12,6 +12,15 @@ export const userRouter = router({
   ...inviteProcedures,
   /** Every user with role, suspension, when they came and were last seen, workspace count and limits. */
   list: adminProcedure.query(({ ctx }) => ctx.people.list()),
+  /**
+   * A ping each time the people change (someone joined, an account was changed, deleted or given a
+   * workspace), and once at the start: the page then re-reads `list`. It carries nothing itself.
+   */
+  changes: adminProcedure.subscription(async function* ({ ctx, signal }) {
+    for await (const _ of ctx.people.changes.follow(signal ?? new AbortController().signal)) {
+      yield { type: "changed" as const };
+    }
+  }),
   /** Changes what is given; `limits: null` puts the user back on CODER_DEFAULT_LIMITS. */
   update: adminProcedure
     .input(

@@ -5,16 +5,19 @@ import Link from "next/link";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { LogoutButton } from "../session/LogoutButton";
+import settings from "../settings-page/settings-page.module.css";
 import pageStyles from "../workspaces/workspaces.module.css";
 import styles from "./admin.module.css";
 import { InviteForm } from "./InviteForm";
 import { UserRow } from "./UserRow";
+import { usePeopleChanges } from "./use-people-changes";
 import { WorkspacesTable } from "./WorkspacesTable";
 
 /** The administration page: the service's people and every workspace (the service refuses anyone but an admin). */
 export function AdminPage() {
   const trpc = useTRPC();
   const users = useQuery(trpc.user.list.queryOptions());
+  usePeopleChanges();
   return (
     <main className={pageStyles.page} style={{ maxWidth: 1200 }}>
       <header className={pageStyles.header}>
@@ -27,7 +30,7 @@ export function AdminPage() {
         <LogoutButton />
       </header>
       {users.isError && (
-        <p className={styles.error} role="alert">
+        <p className={settings.error} role="alert">
           {errorMessage(users.error)}
         </p>
       )}
@@ -38,7 +41,7 @@ export function AdminPage() {
               <h2>People</h2>
               <InviteForm />
             </div>
-            <table className={styles.table} data-testid="admin-users">
+            <table className={settings.table} data-testid="admin-users">
               <thead>
                 <tr>
                   <th>Name</th>

@@ -3,8 +3,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
+import settings from "../settings-page/settings-page.module.css";
 import styles from "./admin.module.css";
 import type { AdminUser } from "./admin-types";
 import { LinkToCopy } from "./LinkToCopy";
@@ -17,6 +19,7 @@ export function InviteForm() {
   const [role, setRole] = useState<AdminUser["siteRole"]>("member");
   const invite = useMutation(
     trpc.user.invite.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => {
         setEmail("");
         void queryClient.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
@@ -62,7 +65,7 @@ export function InviteForm() {
         </PendingButton>
       </form>
       {invite.error && (
-        <p className={styles.error} role="alert">
+        <p className={settings.error} role="alert">
           {errorMessage(invite.error)}
         </p>
       )}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import settings from "../settings-page/settings-page.module.css";
 import styles from "./admin.module.css";
 import type { AdminUser, Limits } from "./admin-types";
 
@@ -40,7 +41,7 @@ export function LimitsEditor({
     <div>
       <div className={styles.limits}>
         {FIELDS.map(({ key, label }) => (
-          <label key={key} className={styles.muted}>
+          <label key={key} className={settings.muted}>
             {label}
             <input
               type="number"

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import settings from "../settings-page/settings-page.module.css";
 import styles from "./admin.module.css";
 
 /**
@@ -27,7 +28,7 @@ export function LinkToCopy({ made, testId }: { made: { url: string; expiresAt: s
       <button type="button" className="button" onClick={() => void copy()}>
         {copied ? "Copied" : "Copy"}
       </button>
-      <span className={styles.muted}>
+      <span className={settings.muted}>
         single use, until {new Date(made.expiresAt).toLocaleString()}; it is shown only now
       </span>
     </div>

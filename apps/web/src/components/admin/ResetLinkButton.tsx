@@ -2,16 +2,17 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
-import styles from "./admin.module.css";
+import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser } from "./admin-types";
 import { LinkToCopy } from "./LinkToCopy";
 
 /** Makes a link that lets `user` set a new password (`user.resetLink`) and shows it to send them. */
 export function ResetLinkButton({ user }: { user: AdminUser }) {
   const trpc = useTRPC();
-  const reset = useMutation(trpc.user.resetLink.mutationOptions());
+  const reset = useMutation(trpc.user.resetLink.mutationOptions({ meta: SHOWN_INLINE }));
   return (
     <>
       <PendingButton
@@ -24,7 +25,7 @@ export function ResetLinkButton({ user }: { user: AdminUser }) {
         Reset link
       </PendingButton>
       {reset.error && (
-        <div className={styles.error} role="alert">
+        <div className={settings.error} role="alert">
           {errorMessage(reset.error)}
         </div>
       )}

@@ -1,25 +1,23 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
-import styles from "./admin.module.css";
+import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser } from "./admin-types";
 import { LimitsEditor } from "./LimitsEditor";
 import { ResetLinkButton } from "./ResetLinkButton";
+import { usePeopleRefetch } from "./use-people-changes";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
 /** One user: role, suspension, limits and delete, each refused by the service with a sentence when it may not be. */
 export function UserRow({ user }: { user: AdminUser }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.admin.workspaces.queryKey() });
-  };
-  const update = useMutation(trpc.user.update.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.user.delete.mutationOptions({ onSuccess: refresh }));
+  const refresh = usePeopleRefetch();
+  const update = useMutation(trpc.user.update.mutationOptions({ meta: SHOWN_INLINE, onSuccess: refresh }));
+  const remove = useMutation(trpc.user.delete.mutationOptions({ meta: SHOWN_INLINE, onSuccess: refresh }));
   const failure = update.error ?? remove.error;
   const suspended = user.suspendedAt !== null;
 
@@ -33,7 +31,7 @@ export function UserRow({ user }: { user: AdminUser }) {
     <tr data-testid="admin-user-row" data-user={user.displayName}>
       <td>
         {user.displayName}
-        <div className={styles.muted}>{user.email ?? "no e-mail"}</div>
+        <div className={settings.muted}>{user.email ?? "no e-mail"}</div>
       </td>
       <td>
         <select
@@ -58,7 +56,7 @@ export function UserRow({ user }: { user: AdminUser }) {
           {suspended ? "suspended" : "active"}
         </label>
       </td>
-      <td className={styles.muted}>
+      <td className={settings.muted}>
         {when(user.createdAt)}
         <div>seen {when(user.lastSeenAt)}</div>
       </td>
@@ -76,7 +74,7 @@ export function UserRow({ user }: { user: AdminUser }) {
           Delete
         </button>
         {failure && (
-          <div className={styles.error} role="alert">
+          <div className={settings.error} role="alert">
             {errorMessage(failure)}
           </div>
         )}

@@ -2,8 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
-import styles from "./admin.module.css";
+import settings from "../settings-page/settings-page.module.css";
 import type { AdminUser, AdminWorkspace } from "./admin-types";
 
 /** Every workspace of the service with its owner, state and what it takes while it runs; an admin may give one away. */
@@ -13,6 +14,7 @@ export function WorkspacesTable({ users }: { users: AdminUser[] }) {
   const list = useQuery(trpc.admin.workspaces.queryOptions());
   const transfer = useMutation(
     trpc.workspace.transfer.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => {
         void queryClient.invalidateQueries({ queryKey: trpc.admin.workspaces.queryKey() });
         void queryClient.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
@@ -25,15 +27,15 @@ export function WorkspacesTable({ users }: { users: AdminUser[] }) {
       : "—";
 
   if (list.isError)
-    return <p className={styles.error}>Could not load the workspaces: {errorMessage(list.error)}</p>;
+    return <p className={settings.error}>Could not load the workspaces: {errorMessage(list.error)}</p>;
   return (
     <>
       {transfer.error && (
-        <p className={styles.error} role="alert">
+        <p className={settings.error} role="alert">
           {errorMessage(transfer.error)}
         </p>
       )}
-      <table className={styles.table} data-testid="admin-workspaces">
+      <table className={settings.table} data-testid="admin-workspaces">
         <thead>
           <tr>
             <th>Workspace</th>
@@ -62,7 +64,7 @@ export function WorkspacesTable({ users }: { users: AdminUser[] }) {
                   ))}
                 </select>
               </td>
-              <td className={styles.muted}>{use(w)}</td>
+              <td className={settings.muted}>{use(w)}</td>
             </tr>
           ))}
         </tbody>

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
+import settings from "../settings-page/settings-page.module.css";
 import styles from "../workspaces/workspaces.module.css";
 import audit from "./audit.module.css";
 
@@ -36,7 +37,7 @@ export function AuditPage() {
         </h1>
         <span className={styles.subtitle}>Audit</span>
       </header>
-      <div className={audit.filters}>
+      <div className={settings.toolbar}>
         <input
           className="input"
           placeholder="Workspace id"
@@ -79,7 +80,7 @@ export function AuditPage() {
         <p className={styles.placeholder}>Nothing recorded matches.</p>
       )}
       {entries.length > 0 && (
-        <table className={audit.table} data-testid="audit-entries">
+        <table className={settings.table} data-testid="audit-entries">
           <thead>
             <tr>
               <th>When</th>

@@ -2,6 +2,7 @@ import type { ApprovalReply, ApprovalRequest } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
@@ -13,7 +14,7 @@ import styles from "./chat.module.css";
 export function ApprovalPrompt({ request }: { request: ApprovalRequest }) {
   const canAct = useCanEdit();
   const trpc = useTRPC();
-  const respond = useMutation(trpc.session.respond.mutationOptions());
+  const respond = useMutation(trpc.session.respond.mutationOptions({ meta: SHOWN_INLINE }));
   const [message, setMessage] = useState("");
   const reply = (answer: ApprovalReply) =>
     respond.mutate({

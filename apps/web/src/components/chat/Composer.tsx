@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
 
@@ -27,9 +28,11 @@ export function Composer({
 }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
-  const create = useMutation(trpc.session.create.mutationOptions());
-  const prompt = useMutation(trpc.session.prompt.mutationOptions({ onSuccess: () => setText("") }));
-  const abort = useMutation(trpc.session.abort.mutationOptions());
+  const create = useMutation(trpc.session.create.mutationOptions({ meta: SHOWN_INLINE }));
+  const prompt = useMutation(
+    trpc.session.prompt.mutationOptions({ meta: SHOWN_INLINE, onSuccess: () => setText("") }),
+  );
+  const abort = useMutation(trpc.session.abort.mutationOptions({ meta: SHOWN_INLINE }));
   const canSend = !disabled && !running && !prompt.isPending && !create.isPending && text.trim() !== "";
   const send = async () => {
     if (!canSend) return;

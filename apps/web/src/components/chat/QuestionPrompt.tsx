@@ -2,6 +2,7 @@ import type { QuestionRequest } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
@@ -13,7 +14,7 @@ import styles from "./chat.module.css";
 export function QuestionPrompt({ request }: { request: QuestionRequest }) {
   const canAct = useCanEdit();
   const trpc = useTRPC();
-  const answer = useMutation(trpc.session.answer.mutationOptions());
+  const answer = useMutation(trpc.session.answer.mutationOptions({ meta: SHOWN_INLINE }));
   const [chosen, setChosen] = useState<string[][]>(() => request.questions.map(() => []));
 
   const toggle = (index: number, option: string, multiple: boolean) =>

@@ -2,6 +2,7 @@ import type { Session } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
 
@@ -58,7 +59,9 @@ export function SessionList({
 /** The current session's title: shown as text, an input on double-click, saved on Enter or blur. */
 function TitleEditor({ session }: { session: Session }) {
   const trpc = useTRPC();
-  const update = useMutation(trpc.session.update.mutationOptions({ onSuccess: () => setEditing(false) }));
+  const update = useMutation(
+    trpc.session.update.mutationOptions({ meta: SHOWN_INLINE, onSuccess: () => setEditing(false) }),
+  );
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(session.title);
   const save = () => {

@@ -1,6 +1,7 @@
 import type { ModelList, Session } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import styles from "./chat.module.css";
 
@@ -46,7 +47,7 @@ function SettingsPickers({
   disabled: boolean;
 }) {
   const trpc = useTRPC();
-  const update = useMutation(trpc.session.update.mutationOptions());
+  const update = useMutation(trpc.session.update.mutationOptions({ meta: SHOWN_INLINE }));
   const model = session.model ?? models?.defaultModel ?? "";
   return (
     <div className={styles.settings}>

@@ -2,6 +2,7 @@ import type { TurnSummary } from "@coder/protocol";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
 import styles from "./chat.module.css";
@@ -28,8 +29,8 @@ export function TurnActions({
   const onSettled = () => {
     if (showDiff) void diff.refetch();
   };
-  const revert = useMutation(trpc.session.revertTurn.mutationOptions({ onSettled }));
-  const undo = useMutation(trpc.session.undoRevert.mutationOptions({ onSettled }));
+  const revert = useMutation(trpc.session.revertTurn.mutationOptions({ meta: SHOWN_INLINE, onSettled }));
+  const undo = useMutation(trpc.session.undoRevert.mutationOptions({ meta: SHOWN_INLINE, onSettled }));
   const busy = revert.isPending || undo.isPending;
   const failure = revert.error ?? undo.error ?? diff.error;
 

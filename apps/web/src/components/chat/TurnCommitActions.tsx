@@ -4,6 +4,7 @@ import type { TurnSummary } from "@coder/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./chat.module.css";
@@ -47,8 +48,8 @@ export function TurnCommitActions({ workspaceId, turn }: { workspaceId: string; 
     // The Source Control panel shows the new commit (and branch) at once.
     await queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() });
   };
-  const commit = useMutation(trpc.git.commitTurn.mutationOptions({ onSuccess }));
-  const branchFrom = useMutation(trpc.git.branchFromTurn.mutationOptions({ onSuccess }));
+  const commit = useMutation(trpc.git.commitTurn.mutationOptions({ meta: SHOWN_INLINE, onSuccess }));
+  const branchFrom = useMutation(trpc.git.branchFromTurn.mutationOptions({ meta: SHOWN_INLINE, onSuccess }));
   const busy = commit.isPending || branchFrom.isPending;
   const done = branchFrom.data ?? commit.data;
   const failure = branchFrom.error ?? commit.error ?? proposal.error;

@@ -7,8 +7,8 @@ import { type FormEvent, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
+import settings from "../settings-page/settings-page.module.css";
 import styles from "../workspaces/workspaces.module.css";
-import tokens from "./git-tokens.module.css";
 
 /**
  * The person's git tokens per host: what is stored (never the token itself, which the service
@@ -35,21 +35,21 @@ export function GitTokensPage() {
         </h1>
         <span className={styles.subtitle}>Git tokens</span>
       </header>
-      <p className={tokens.note}>
+      <p className={settings.note}>
         A push, pull or fetch you start from a workspace's Source Control panel uses your token for exactly
         the remote's host; the workspace never holds it. Git in a workspace's terminals or by its agent gets
         one only where you, its owner, bound it in the panel's menu.
       </p>
       <AddTokenForm onAdded={refresh} />
-      {list.isPending && <p className={tokens.note}>Loading your tokens…</p>}
+      {list.isPending && <p className={settings.note}>Loading your tokens…</p>}
       {list.isError && (
-        <p className={tokens.error} role="alert">
+        <p className={settings.error} role="alert">
           {errorMessage(list.error)}
         </p>
       )}
-      {list.data?.length === 0 && <p className={tokens.note}>You keep no git tokens yet.</p>}
+      {list.data?.length === 0 && <p className={settings.note}>You keep no git tokens yet.</p>}
       {list.data && list.data.length > 0 && (
-        <table className={tokens.table} data-testid="git-tokens">
+        <table className={settings.table} data-testid="git-tokens">
           <thead>
             <tr>
               <th>Host</th>
@@ -124,7 +124,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
   };
 
   return (
-    <form className={tokens.form} onSubmit={submit} data-testid="git-token-form">
+    <form className={settings.toolbar} onSubmit={submit} data-testid="git-token-form">
       <input
         className="input"
         placeholder="Host, as in the remote URL (github.com, git.example.com:8443)"
@@ -156,7 +156,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
         Add token
       </PendingButton>
       {problem && (
-        <p className={tokens.error} role="alert" data-testid="git-token-problem">
+        <p className={settings.error} role="alert" data-testid="git-token-problem">
           {problem}
         </p>
       )}

@@ -3,6 +3,7 @@
 import type { Workspace } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { isIdleStopped } from "../workspaces/workspace-status";
 
@@ -24,7 +25,7 @@ export interface Resume {
  */
 export function useResume(workspace: Workspace | undefined): Resume {
   const trpc = useTRPC();
-  const start = useMutation(trpc.workspace.resume.mutationOptions());
+  const start = useMutation(trpc.workspace.resume.mutationOptions({ meta: SHOWN_INLINE }));
   const [asked, setAsked] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const idle = workspace !== undefined && isIdleStopped(workspace);

@@ -3,6 +3,7 @@
 import type { PreviewPort, PreviewVisibility } from "@coder/protocol";
 import { useMutation } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { OWN_TOAST } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { useWorkspaceAccess } from "../access/workspace-access";
 import { openInNewTab } from "../preview/open-in-new-tab";
@@ -33,9 +34,10 @@ export function PortsPanel({
   const trpc = useTRPC();
   const toasts = useToasts();
   const { role } = useWorkspaceAccess();
-  const open = useMutation(trpc.preview.open.mutationOptions());
+  const open = useMutation(trpc.preview.open.mutationOptions({ meta: OWN_TOAST }));
   const setVisibility = useMutation(
     trpc.preview.setVisibility.mutationOptions({
+      meta: OWN_TOAST,
       onError: (error) => toasts.error(`Could not change who sees the port: ${errorMessage(error)}`),
     }),
   );

@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { OWN_TOAST, SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { useToasts } from "../toast/Toasts";
 import { openInNewTab } from "./open-in-new-tab";
@@ -35,9 +36,9 @@ export function PreviewPane({
 }) {
   const trpc = useTRPC();
   const toasts = useToasts();
-  const open = useMutation(trpc.preview.open.mutationOptions());
+  const open = useMutation(trpc.preview.open.mutationOptions({ meta: SHOWN_INLINE }));
   // Its own, so a tab that could not open (toasted) leaves the pane's page alone.
-  const openTab = useMutation(trpc.preview.open.mutationOptions());
+  const openTab = useMutation(trpc.preview.open.mutationOptions({ meta: OWN_TOAST }));
   const [address, setAddress] = useState("/");
   // The path to show, and a count that makes a reload of the same path a new load.
   const [wanted, setWanted] = useState({ path: "/", load: 0 });

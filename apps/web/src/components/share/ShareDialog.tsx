@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type Ref, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { EXPIRY_PRESETS, type ExpiryLabel, linkState } from "./expiry-presets";
@@ -59,7 +60,7 @@ function ShareLinks({ workspaceId, close }: { workspaceId: string; close: () => 
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: trpc.share.list.queryKey({ workspaceId }) });
   const create = useMutation(trpc.share.create.mutationOptions({ onSuccess: refresh }));
-  const revoke = useMutation(trpc.share.revoke.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(trpc.share.revoke.mutationOptions({ meta: SHOWN_INLINE, onSuccess: refresh }));
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 30_000);

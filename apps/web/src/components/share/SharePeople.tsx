@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./share.module.css";
@@ -28,13 +29,14 @@ export function SharePeople({ workspaceId }: { workspaceId: string }) {
     queryClient.invalidateQueries({ queryKey: trpc.share.people.queryKey({ workspaceId }) });
   const share = useMutation(
     trpc.share.create.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => {
         setEmail("");
         void refresh();
       },
     }),
   );
-  const revoke = useMutation(trpc.share.revoke.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(trpc.share.revoke.mutationOptions({ meta: SHOWN_INLINE, onSuccess: refresh }));
   const error = share.error ?? revoke.error ?? people.error;
 
   return (

@@ -4,6 +4,7 @@ import { gitBranchName } from "@coder/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./source-control.module.css";
@@ -18,6 +19,7 @@ export function BranchPicker({ workspaceId, current }: { workspaceId: string; cu
   const branches = useQuery(trpc.git.branches.queryOptions({ workspaceId }));
   const checkout = useMutation(
     trpc.git.checkout.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => setCreating(null),
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() }),
     }),

@@ -3,6 +3,7 @@
 import type { GitFileStatus } from "@coder/protocol";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { baseName, parentOf, ROOT } from "../../lib/paths/workspace-path";
 import { useTRPC } from "../../lib/trpc/client";
 import { type ChangeGroups, changeLetter } from "./change-groups";
@@ -36,7 +37,10 @@ export function ChangeList({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const options = { onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() }) };
+  const options = {
+    meta: SHOWN_INLINE,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() }),
+  };
   const stage = useMutation(trpc.git.stage.mutationOptions(options));
   const unstage = useMutation(trpc.git.unstage.mutationOptions(options));
   const discard = useMutation(trpc.git.discard.mutationOptions(options));

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import styles from "./source-control.module.css";
@@ -18,6 +19,7 @@ export function CommitBox({ workspaceId, stagedCount }: { workspaceId: string; s
   const [amend, setAmend] = useState(false);
   const commit = useMutation(
     trpc.git.commit.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => {
         setMessage("");
         setAmend(false);

@@ -8,10 +8,12 @@ import type { GitConflictView } from "@coder/protocol";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { noEditing } from "../editor/editor-extensions";
 import { loadLanguageFor } from "../editor/languages";
+import { AcceptSides } from "./AcceptSides";
 import { conflictBlocks } from "./conflict-blocks";
 import styles from "./source-control.module.css";
 import { useRightEdge } from "./use-right-edge";
@@ -115,8 +117,8 @@ export function ConflictView({
     resultView.current?.dispatch({ changes: { from, to, insert } });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() });
-  const write = useMutation(trpc.files.write.mutationOptions());
-  const stage = useMutation(trpc.git.stage.mutationOptions({ onSettled: refresh }));
+  const write = useMutation(trpc.files.write.mutationOptions({ meta: SHOWN_INLINE }));
+  const stage = useMutation(trpc.git.stage.mutationOptions({ meta: SHOWN_INLINE, onSettled: refresh }));
   const resolve = async () => {
     if (result !== null && result !== data?.result) {
       await write.mutateAsync({
@@ -147,24 +149,11 @@ export function ConflictView({
         <span className={styles.spacer} />
         {editable && (
           <>
-            <button
-              type="button"
-              className="button"
-              data-testid="conflict-file-ours"
+            <AcceptSides
+              testIdPrefix="conflict-file"
               disabled={resolving}
-              onClick={() => replace(0, result?.length ?? 0, data?.ours ?? "")}
-            >
-              Accept ours
-            </button>
-            <button
-              type="button"
-              className="button"
-              data-testid="conflict-file-theirs"
-              disabled={resolving}
-              onClick={() => replace(0, result?.length ?? 0, data?.theirs ?? "")}
-            >
-              Accept theirs
-            </button>
+              onAccept={(side) => replace(0, result?.length ?? 0, data?.[side] ?? "")}
+            />
             <PendingButton
               pending={resolving}
               className="button primary"
@@ -206,22 +195,11 @@ export function ConflictView({
           blocks.map((block, i) => (
             <div key={`${block.from}:${block.to}`} className={styles.line} data-testid="conflict-block">
               <span className={styles.muted}>Conflict {i + 1}</span>
-              <button
-                type="button"
-                className="button"
-                data-testid="conflict-block-ours"
-                onClick={() => replace(block.from, block.to, block.ours)}
-              >
-                Accept ours
-              </button>
-              <button
-                type="button"
-                className="button"
-                data-testid="conflict-block-theirs"
-                onClick={() => replace(block.from, block.to, block.theirs)}
-              >
-                Accept theirs
-              </button>
+              <AcceptSides
+                testIdPrefix="conflict-block"
+                disabled={resolving}
+                onAccept={(side) => replace(block.from, block.to, block[side])}
+              />
             </div>
           ))}
         <div ref={resultHost} className={styles.conflictResult} data-testid="conflict-result" />

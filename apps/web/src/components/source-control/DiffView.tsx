@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type RefObject, useMemo } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { HunkDiff } from "./HunkDiff";
@@ -117,7 +118,10 @@ function Hunk({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const options = { onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() }) };
+  const options = {
+    meta: SHOWN_INLINE,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() }),
+  };
   const stage = useMutation(trpc.git.stage.mutationOptions(options));
   const unstage = useMutation(trpc.git.unstage.mutationOptions(options));
   const action = target.staged ? unstage : stage;

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import { GitProgress } from "./GitProgress";
@@ -33,6 +34,7 @@ export function RemoteButtons({
   const [running, setRunning] = useState<RemoteAction | null>(null);
   const [progressId, setProgressId] = useState<string | null>(null);
   const options = {
+    meta: SHOWN_INLINE,
     onSettled: () => {
       setRunning(null);
       void queryClient.invalidateQueries({ queryKey: trpc.git.pathKey() });

@@ -4,6 +4,7 @@ import { TALK_MAX_CHARS, type TalkLine } from "@coder/protocol";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { useWorkspaceAccess } from "../access/workspace-access";
 import { GuestBadge } from "../presence/GuestBadge";
@@ -31,6 +32,7 @@ export function TalkPanel({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();
   const setting = useMutation(
     trpc.talk.setViewersMayWrite.mutationOptions({
+      meta: SHOWN_INLINE,
       onError: () => setAsked(null),
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.talk.list.queryKey({ workspaceId }) }),
     }),
@@ -141,6 +143,7 @@ function TalkComposer({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();
   const send = useMutation(
     trpc.talk.send.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => {
         setText("");
         // The sender sees their line at once, not at the next look.

@@ -3,6 +3,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type Ref, useEffect, useImperativeHandle, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { useCanEdit } from "../access/workspace-access";
 import { TerminalMenu } from "./TerminalMenu";
@@ -52,6 +53,7 @@ export function TerminalPanel({
   const openNames = open.data?.names;
   const create = useMutation(
     trpc.terminal.create.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: ({ name }) => {
         show(name);
         void open.refetch();
