@@ -27,8 +27,16 @@ import type {
   VolumeJobSpec,
   WorkspaceDriver,
   WorkspaceSpec,
+  WorkspaceState,
 } from "../driver/workspace-driver";
 import { NodeEngines } from "./node-engines";
+import {
+  isUnreachable,
+  NodeUnavailableError,
+  nodeLost,
+  problemOfNode,
+  problemsOfNodes,
+} from "./node-problems";
 import { networkName, pinnedTo, type SwarmPlacement, serviceName, serviceSpec } from "./service-spec";
 
 /** How long Swarm may take to place, start or stop a workspace's task. */
@@ -163,6 +171,7 @@ export class SwarmDriver implements WorkspaceDriver {
   }
 
   async start(id: string, signal?: AbortSignal): Promise<void> {
+    await this.assertAvailable(id);
     await this.scale(id, 1);
     await this.waitForRunningTask(id, signal);
   }
@@ -221,6 +230,8 @@ export class SwarmDriver implements WorkspaceDriver {
       signal?.throwIfAborted();
       const task = await this.runningTask(id);
       if (task) return task;
+      // Its machine drained or lost meanwhile: Swarm would wait for it forever.
+      await this.assertAvailable(id);
       if (Date.now() > deadline)
         throw new Error(`the swarm did not start the workspace within ${TASK_WAIT_MS / 1000} s`);
       await sleep(POLL_MS);
@@ -254,10 +265,40 @@ export class SwarmDriver implements WorkspaceDriver {
     return this.nodes.get(node);
   }
 
-  private async runningContainer(id: string): Promise<Docker.Container> {
+  /** Why the workspace cannot run on the machine it is pinned to (drained, paused, lost), if so. */
+  async unavailable(id: string): Promise<string | undefined> {
+    const node = await this.pinnedNode(id).catch((err) => {
+      if (statusCode(err) === 404) return undefined;
+      throw err;
+    });
+    return node ? problemOfNode(this.manager, node) : undefined;
+  }
+
+  private async assertAvailable(id: string): Promise<void> {
+    const problem = await this.unavailable(id);
+    if (problem) throw new NodeUnavailableError(problem);
+  }
+
+  /**
+   * Uses the container of the workspace's running task on its node's engine. No task runs: says why
+   * when its machine is the reason; the engine does not answer: its machine is lost, whatever the
+   * swarm says yet (it notices only after a few missed heartbeats).
+   */
+  private async inRunningContainer<T>(
+    id: string,
+    use: (container: Docker.Container) => Promise<T>,
+  ): Promise<T> {
     const task = await this.runningTask(id);
-    if (!task) throw new Error("the workspace is not running");
-    return this.nodes.get(task.nodeId).getContainer(task.containerId);
+    if (!task) {
+      await this.assertAvailable(id);
+      throw new Error("the workspace is not running");
+    }
+    try {
+      return await use(this.nodes.get(task.nodeId).getContainer(task.containerId));
+    } catch (err) {
+      if (isUnreachable(err)) throw new NodeUnavailableError(nodeLost(task.nodeId));
+      throw err;
+    }
   }
 
   async remove(id: string): Promise<void> {
@@ -366,15 +407,22 @@ export class SwarmDriver implements WorkspaceDriver {
       ServiceID?: string;
     })[];
     const running = new Set(tasks.filter((t) => t.Status?.State === "running").map((t) => t.ServiceID));
+    const problemOf = await problemsOfNodes(this.manager);
     return services.flatMap((s) => {
       const id = s.Spec?.Labels?.[LABEL_WORKSPACE];
       const state: ContainerState = running.has(s.ID) ? "running" : "stopped";
-      return id ? [{ id, state, createdAt: new Date(s.CreatedAt ?? 0) }] : [];
+      const pin = s.Spec?.TaskTemplate?.Placement?.Constraints?.find((c) => c.startsWith(pinnedTo("")));
+      const detail = state === "stopped" && pin ? problemOf(pin.slice(pinnedTo("").length)) : undefined;
+      return id ? [{ id, state, ...(detail ? { detail } : {}), createdAt: new Date(s.CreatedAt ?? 0) }] : [];
     });
   }
 
-  async list(): Promise<{ id: string; state: ContainerState }[]> {
-    return (await this.services()).map(({ id, state }) => ({ id, state }));
+  async list(): Promise<WorkspaceState[]> {
+    return (await this.services()).map(({ id, state, detail }) => ({
+      id,
+      state,
+      ...(detail ? { detail } : {}),
+    }));
   }
 
   async listSpares(): Promise<SpareWorkspace[]> {
@@ -393,11 +441,11 @@ export class SwarmDriver implements WorkspaceDriver {
     cmd: string[],
     options: { env?: string[]; backpressure?: boolean } = {},
   ): Promise<AttachedProcess> {
-    return execAttached(await this.runningContainer(id), cmd, options, this.closing);
+    return this.inRunningContainer(id, (container) => execAttached(container, cmd, options, this.closing));
   }
 
   async execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess> {
-    return execOnTty(await this.runningContainer(id), cmd, size, this.closing);
+    return this.inRunningContainer(id, (container) => execOnTty(container, cmd, size, this.closing));
   }
 
   /** A plain container on the workspace's node: its volumes are local volumes there. */
@@ -429,17 +477,18 @@ export class SwarmDriver implements WorkspaceDriver {
     return this.changes(this.list(), signal);
   }
 
-  private async *changes(
-    first: Promise<{ id: string; state: ContainerState }[]>,
-    signal: AbortSignal,
-  ): AsyncIterable<DriverEvent> {
-    let known = new Map((await first).map((w) => [w.id, w.state]));
+  private async *changes(first: Promise<WorkspaceState[]>, signal: AbortSignal): AsyncIterable<DriverEvent> {
+    // A reason that comes or goes is a change too (a stopped workspace's machine drained).
+    const seen = (w: WorkspaceState) => `${w.state} ${w.detail ?? ""}`;
+    let known = new Map((await first).map((w) => [w.id, seen(w)]));
     while (!signal.aborted) {
       await sleep(EVENTS_POLL_MS, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;
-      const now = new Map((await this.list()).map((w) => [w.id, w.state]));
-      for (const [workspaceId, state] of now) {
-        if (known.get(workspaceId) !== state) yield { workspaceId, state };
+      const list = await this.list();
+      const now = new Map(list.map((w) => [w.id, seen(w)]));
+      for (const { id: workspaceId, state, detail } of list) {
+        if (known.get(workspaceId) !== seen({ id: workspaceId, state, detail }))
+          yield { workspaceId, state, ...(detail ? { detail } : {}) };
       }
       for (const workspaceId of known.keys()) {
         if (!now.has(workspaceId)) yield { workspaceId, state: "missing" };
