@@ -5,6 +5,7 @@ import { AccessCloseCode, type Workspace } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { requireImage, startTestService, type TestService, waitForStatus } from "../testing/harness";
+import { outputOf } from "../testing/process-output";
 import { until } from "../testing/until";
 import type { SwarmDriver } from "./swarm-driver";
 import { newSwarmInstance, testSwarmDriver } from "./testing/test-driver";
@@ -71,6 +72,14 @@ describe("a swarm's machines going away under workspaces", () => {
       `stopped because the machine it runs on (node ${swarm.worker.nodeId.slice(0, 12)}) is being drained; ask an operator to make it active again`,
     );
     expect((await t.api.workspace.list.query()).find((w) => w.id === id)?.detail).toBe(drained.detail);
+    // Its files can still be taken out (an export is a plain container on the node, not a task).
+    const exported = await driver.volumeJob(id, {
+      image,
+      cmd: ["cat", "/workspace/kept.txt"],
+      network: "none",
+      readOnly: true,
+    });
+    expect(await outputOf(exported)).toEqual({ code: 0, out: "still here\n" });
 
     // Starting it again while the machine is drained says the same at once, instead of waiting for
     // a place Swarm cannot find.
