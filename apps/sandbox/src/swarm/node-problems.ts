@@ -58,13 +58,13 @@ export async function problemsOfNodes(manager: Docker): Promise<(nodeId: string)
   };
 }
 
+/** Connecting to an engine failed this way: nothing answers there (a reset mid-answer is not that). */
+const UNREACHABLE = ["ECONNREFUSED", "ENOENT", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT"];
+
 /**
  * An engine's connection failed (refused, no socket, no route, timed out): its machine is gone as
  * far as this instance can tell, whatever the swarm says yet.
  */
 export function isUnreachable(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return ["ECONNREFUSED", "ENOENT", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "ECONNRESET"].includes(
-    code ?? "",
-  );
+  return UNREACHABLE.includes((err as { code?: string }).code ?? "");
 }

@@ -512,9 +512,9 @@ export class SwarmDriver implements WorkspaceDriver {
       if (signal.aborted) return;
       const list = await this.list();
       const now = new Map(list.map((w) => [w.id, seen(w)]));
-      for (const { id: workspaceId, state, detail } of list) {
-        if (known.get(workspaceId) !== seen({ id: workspaceId, state, detail }))
-          yield { workspaceId, state, ...(detail ? { detail } : {}) };
+      for (const w of list) {
+        if (known.get(w.id) !== seen(w))
+          yield { workspaceId: w.id, state: w.state, ...(w.detail ? { detail: w.detail } : {}) };
       }
       for (const workspaceId of known.keys()) {
         if (!now.has(workspaceId)) yield { workspaceId, state: "missing" };
