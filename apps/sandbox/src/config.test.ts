@@ -55,6 +55,8 @@ describe("loadConfig", () => {
     expect(c.driver).toBe("swarm");
     expect(c.swarm.constraints).toEqual(["node.labels.coder==yes", "node.role!=manager"]);
     expect(c.swarm.reservations).toEqual({ memoryBytes: 256 * 1024 * 1024, nanoCpus: 250_000_000 });
+    // Under gVisor, only on the nodes labelled for it.
+    expect(c.swarm.gvisorConstraint).toBe("node.labels.coder.runtime==runsc");
     expect(() => loadConfig({ CODER_IMAGE: "img", CODER_SWARM_CONSTRAINTS: "node.role" })).toThrow(
       /CODER_SWARM_CONSTRAINTS/,
     );

@@ -57,6 +57,14 @@ const envSchema = z
       .pipe(
         z.array(z.string().regex(/^[\w.-]+\s*(==|!=)\s*[^\s,]+$/, "must be like node.labels.coder==yes")),
       ),
+    /**
+     * Under CODER_RUNTIME=runsc, the constraint naming the nodes whose engine's default runtime is
+     * runsc (a Swarm service cannot name a runtime); label those nodes to match.
+     */
+    CODER_SWARM_GVISOR_CONSTRAINT: z
+      .string()
+      .regex(/^[\w.-]+\s*==\s*[^\s,]+$/, "must be like node.labels.coder.runtime==runsc")
+      .default("node.labels.coder.runtime==runsc"),
     /** What Swarm sets aside on a node for each workspace when it places it. */
     CODER_SWARM_RESERVE_MEMORY_MB: z.coerce.number().int().min(0).default(256),
     CODER_SWARM_RESERVE_CPUS: z.coerce.number().min(0).max(64).default(0.25),
@@ -202,7 +210,11 @@ export type Config = {
   runtime: "runc" | "runsc";
   driver: "docker" | "swarm";
   /** The Swarm driver's placement: constraints and per-workspace reservations. */
-  swarm: { constraints: string[]; reservations: { memoryBytes: number; nanoCpus: number } };
+  swarm: {
+    constraints: string[];
+    gvisorConstraint: string;
+    reservations: { memoryBytes: number; nanoCpus: number };
+  };
   allowedOrigins: string[];
   /** Host names (lowercase, IPv6 in brackets) the service answers to; any other Host is refused. */
   allowedHosts: string[];
@@ -270,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     driver: e.CODER_DRIVER,
     swarm: {
       constraints: e.CODER_SWARM_CONSTRAINTS,
+      gvisorConstraint: e.CODER_SWARM_GVISOR_CONSTRAINT,
       reservations: {
         memoryBytes: e.CODER_SWARM_RESERVE_MEMORY_MB * 1024 * 1024,
         nanoCpus: Math.round(e.CODER_SWARM_RESERVE_CPUS * 1e9),

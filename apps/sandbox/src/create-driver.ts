@@ -17,7 +17,8 @@ export function createDriver(config: Config): WorkspaceDriver {
     return new SwarmDriver({
       ...hardening,
       placement: config.swarm,
-      diskQuotaAsked: config.disk.workspaceMb > 0,
+      // The workspace image runs the disk jobs on each node, as it does on the one engine.
+      disk: { ...config.disk, toolImage: config.image },
     });
   }
   return new DockerDriver({

@@ -22,6 +22,7 @@ import { DaemonPool } from "./daemon/daemon-pool";
 import { PortStreams } from "./daemon/port-streams";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { type Db, openDatabase } from "./db/database";
+import type { WorkspaceDriver } from "./driver/workspace-driver";
 import { CredentialCalls } from "./git-credentials/credential-calls";
 import { GitCredentials } from "./git-credentials/git-credentials";
 import { loadSecretKey } from "./git-credentials/secret-key";
@@ -69,6 +70,8 @@ export interface RunningService {
 export interface ServiceOptions {
   /** The daemon's command and timeouts, when not the defaults (tests run a misbehaving daemon). */
   daemon?: Partial<DaemonOptions>;
+  /** Where workspaces run, when not the configuration's driver (tests give one reaching every node of a swarm). */
+  driver?: WorkspaceDriver;
 }
 
 /** Wires the service together and listens. Used by main.ts and by integration tests. */
@@ -85,7 +88,7 @@ export async function startService(
   const retention = new RetentionPurge(audit, config.auditRetentionDays, log);
   const adminToken = await auth.ensureAdminToken();
   await auth.purgeExpired();
-  const driver = createDriver(config);
+  const driver = options.driver ?? createDriver(config);
   try {
     await driver.ready();
   } catch (err) {

@@ -26,7 +26,7 @@ export const workspace = z.object({
   egress: z.boolean(),
   image: z.string(),
   createdAt: z.string(),
-  /** Human-readable reason for `error` / `missing`. */
+  /** Human-readable reason for `error` / `missing`, and for `stopped` by its machine (drained, lost). */
   detail: z.string().optional(),
   /**
    * Set while the workspace is stopped because nothing used it for the idle time

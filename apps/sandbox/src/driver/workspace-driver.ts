@@ -72,9 +72,22 @@ export interface BrowserJobSpec {
   signal?: AbortSignal;
 }
 
+/** A workspace as the engine sees it. */
+export interface WorkspaceState {
+  id: string;
+  state: ContainerState;
+  /**
+   * Why a workspace that is not running cannot run where it is, for a person, when the driver knows
+   * (a Swarm node drained or lost).
+   */
+  detail?: string;
+}
+
 export interface DriverEvent {
   workspaceId: string;
   state: ContainerState;
+  /** As `WorkspaceState.detail`. */
+  detail?: string;
 }
 
 /**
@@ -110,7 +123,12 @@ export interface WorkspaceDriver {
   removeAll(): Promise<void>;
   state(id: string): Promise<ContainerState>;
   /** Every workspace of this service instance that the engine knows. */
-  list(): Promise<{ id: string; state: ContainerState }[]>;
+  list(): Promise<WorkspaceState[]>;
+  /**
+   * Why the workspace cannot run where it is (as `WorkspaceState.detail`), if so. Optional: a driver
+   * whose workspaces always can leaves it out.
+   */
+  unavailable?(id: string): Promise<string | undefined>;
   /** Every workspace of this service instance that was made as a spare, claimed or not. */
   listSpares(): Promise<SpareWorkspace[]>;
   /**

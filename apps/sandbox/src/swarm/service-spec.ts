@@ -16,6 +16,11 @@ export interface SwarmPlacement {
   constraints: readonly string[];
   /** What Swarm sets aside on a node for each workspace when it places it. */
   reservations: { memoryBytes: number; nanoCpus: number };
+  /**
+   * Under gVisor (CODER_RUNTIME=runsc), the constraint naming the nodes whose engine's default
+   * runtime is runsc (`node.labels.coder.runtime==runsc`): added to every workspace's.
+   */
+  gvisorConstraint?: string;
 }
 
 /** The workspace's service: named like the Docker driver's container. */
@@ -47,8 +52,9 @@ export function serviceSpec(
   opts: HardeningOptions,
   placement: SwarmPlacement,
   replicas: 0 | 1,
+  { volumes = true } = {},
 ): CreateServiceOptions {
-  const { workspace, stateDir, user } = containerLayout;
+  const { workspace, user } = containerLayout;
   const labels = workspaceLabels(spec, opts.instance);
   return {
     Name: serviceName(opts.instance, spec.id),
@@ -67,25 +73,7 @@ export function serviceSpec(
         ReadOnly: true,
         CapabilityDrop: ["ALL"],
         StopGracePeriod: 3e9,
-        Mounts: [
-          ...[volumeName(opts.instance, spec.id), stateVolumeName(opts.instance, spec.id)].map(
-            (source, i) => ({
-              Type: "volume" as const,
-              Source: source,
-              Target: i === 0 ? workspace : stateDir,
-              // Copied from the image on first use: the volume takes over the folder's owner (coder).
-              VolumeOptions: { NoCopy: false, Labels: labels, DriverConfig: { Name: "local", Options: {} } },
-            }),
-          ),
-          // Swarm's tmpfs takes no owner, and the mode of the folder it covers: the image's home
-          // folder is open to all for this (images/workspace/Dockerfile; only uid 1000 runs here).
-          ...tmpfsFolders().map((t) => ({
-            Type: "tmpfs" as const,
-            Source: "",
-            Target: t.target,
-            TmpfsOptions: { SizeBytes: t.sizeMb * 1024 * 1024, Mode: t.mode },
-          })),
-        ],
+        Mounts: workspaceMounts(spec, opts, { volumes }),
       },
       Resources: {
         Limits: { MemoryBytes: opts.memoryBytes, NanoCPUs: opts.nanoCpus, Pids: opts.pidsLimit },
@@ -96,7 +84,7 @@ export function serviceSpec(
       },
       // Like the Docker driver's unless-stopped: a crashed workspace comes back; a stop scales to 0.
       RestartPolicy: { Condition: "any", Delay: 1e9 },
-      Placement: { Constraints: [...placement.constraints] },
+      Placement: { Constraints: placementConstraints(placement, opts.runtime) },
       Networks: [{ Target: networkName(opts.instance, spec.id) }],
       LogDriver: { Name: "json-file", Options: { "max-size": "1m", "max-file": "1" } },
     },
@@ -104,4 +92,44 @@ export function serviceSpec(
     // No virtual IP: the network holds the workspace's task and nothing else.
     EndpointSpec: { Mode: "dnsrr" },
   };
+}
+
+/**
+ * The task's mounts: its two volumes (unless `volumes` is false: a first placement that only finds
+ * the node, when the volumes are to be made there as disk images) and its tmpfs folders.
+ */
+export function workspaceMounts(spec: WorkspaceSpec, opts: HardeningOptions, { volumes = true } = {}) {
+  const { workspace, stateDir } = containerLayout;
+  const labels = workspaceLabels(spec, opts.instance);
+  return [
+    ...(volumes ? [volumeName(opts.instance, spec.id), stateVolumeName(opts.instance, spec.id)] : []).map(
+      (source, i) => ({
+        Type: "volume" as const,
+        Source: source,
+        Target: i === 0 ? workspace : stateDir,
+        // Copied from the image on first use: the volume takes over the folder's owner (coder).
+        VolumeOptions: { NoCopy: false, Labels: labels, DriverConfig: { Name: "local", Options: {} } },
+      }),
+    ),
+    // Swarm's tmpfs takes no owner, and the mode of the folder it covers: the image's home
+    // folder is open to all for this (images/workspace/Dockerfile; only uid 1000 runs here).
+    ...tmpfsFolders().map((t) => ({
+      Type: "tmpfs" as const,
+      Source: "",
+      Target: t.target,
+      TmpfsOptions: { SizeBytes: t.sizeMb * 1024 * 1024, Mode: t.mode },
+    })),
+  ];
+}
+
+/**
+ * The configured constraints, and under gVisor the one that picks the nodes whose engine runs
+ * containers under runsc by default: a Swarm service cannot name a runtime.
+ */
+export function placementConstraints(
+  placement: SwarmPlacement,
+  runtime: HardeningOptions["runtime"],
+): string[] {
+  const { constraints, gvisorConstraint } = placement;
+  return runtime === "runsc" && gvisorConstraint ? [...constraints, gvisorConstraint] : [...constraints];
 }

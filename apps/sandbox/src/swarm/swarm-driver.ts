@@ -10,7 +10,6 @@ import {
   LABEL_MANAGED,
   LABEL_SPARE,
   LABEL_WORKSPACE,
-  volumeNames,
 } from "../docker/container-spec";
 import { EgressUnavailableError } from "../docker/egress/egress-network";
 import { statusCode } from "../docker/engine-errors";
@@ -27,9 +26,25 @@ import type {
   VolumeJobSpec,
   WorkspaceDriver,
   WorkspaceSpec,
+  WorkspaceState,
 } from "../driver/workspace-driver";
+import { NodeDisks } from "./node-disks";
 import { NodeEngines } from "./node-engines";
-import { networkName, pinnedTo, type SwarmPlacement, serviceName, serviceSpec } from "./service-spec";
+import {
+  isUnreachable,
+  NodeUnavailableError,
+  nodeLost,
+  problemOfNode,
+  problemsOfNodes,
+} from "./node-problems";
+import {
+  networkName,
+  pinnedTo,
+  type SwarmPlacement,
+  serviceName,
+  serviceSpec,
+  workspaceMounts,
+} from "./service-spec";
 
 /** How long Swarm may take to place, start or stop a workspace's task. */
 const TASK_WAIT_MS = 120_000;
@@ -41,8 +56,6 @@ export interface SwarmDriverOptions extends HardeningOptions {
   placement: SwarmPlacement;
   /** The nodes' engines this instance reaches; unset: the manager's own (found by `ready`). */
   nodeEngines?: ReadonlyMap<string, Docker>;
-  /** A disk quota was configured, which workspaces on a swarm do not get yet (`prepare` says so). */
-  diskQuotaAsked?: boolean;
 }
 
 interface Task {
@@ -66,6 +79,7 @@ interface RunningTask {
 export class SwarmDriver implements WorkspaceDriver {
   readonly manager: Docker;
   private readonly nodes: NodeEngines;
+  private readonly disks: NodeDisks;
   private readonly closing = new ClosingProcesses();
 
   constructor(
@@ -74,6 +88,7 @@ export class SwarmDriver implements WorkspaceDriver {
   ) {
     this.manager = manager ?? new Docker();
     this.nodes = new NodeEngines(opts.nodeEngines);
+    this.disks = new NodeDisks(opts.instance, opts.disk);
   }
 
   private service(id: string) {
@@ -95,18 +110,13 @@ export class SwarmDriver implements WorkspaceDriver {
     if (!this.opts.nodeEngines) this.nodes.add(info.Swarm.NodeID, this.manager);
   }
 
-  /** Nothing is left half done between runs (no egress rules, no disk images); says what is missing. */
+  /** Nothing is left half done between runs (no egress rules; disk images are attached at each start). */
   async prepare(): Promise<void> {
-    const missing = [
-      // The quota's filesystem images are made by a job on the workspace's node, which is only
-      // known once Swarm placed the task, after its volumes were made.
-      this.opts.diskQuotaAsked &&
-        "disk quotas are not available on a swarm yet: workspaces there get unbounded volumes (CODER_DISK_MB=0 silences this)",
-      // A Swarm service cannot name a runtime: gVisor is the engine's default on the nodes chosen.
-      this.opts.runtime === "runsc" &&
-        "a swarm runs workspaces under each node's default runtime: make runsc the default on the nodes meant for them and name them in CODER_SWARM_CONSTRAINTS (node.labels.runtime==runsc)",
-    ].filter((m): m is string => typeof m === "string");
-    if (missing.length > 0) throw new Error(missing.join("; "));
+    // A Swarm service cannot name a runtime: gVisor is the engine's default on the nodes chosen.
+    if (this.opts.runtime === "runsc" && !this.opts.placement.gvisorConstraint)
+      throw new Error(
+        "a swarm runs workspaces under each node's default runtime: make runsc the default on the nodes meant for them, label them and name the label in CODER_SWARM_GVISOR_CONSTRAINT",
+      );
   }
 
   /**
@@ -133,19 +143,30 @@ export class SwarmDriver implements WorkspaceDriver {
       if (statusCode(err) !== 409) throw err;
     }
     signal?.throwIfAborted();
+    // With a quota, the first placement makes no volumes: they are made as images on the node next.
+    const volumes = !this.disks.bounded;
+    const image = await this.imageId(spec.image);
     await this.manager.createService(
-      serviceSpec({ ...spec, image: await this.imageId(spec.image) }, this.opts, this.opts.placement, 1),
+      serviceSpec({ ...spec, image }, this.opts, this.opts.placement, 1, { volumes }),
     );
     const task = await this.waitForRunningTask(spec.id, signal);
+    await this.assertRuntime(spec.id, task);
     await this.updateService(spec.id, (s) => {
       const placement = s.TaskTemplate.Placement ?? {};
       s.TaskTemplate.Placement = {
         ...placement,
         Constraints: [...(placement.Constraints ?? []), pinnedTo(task.nodeId)],
       };
+      if (!volumes)
+        s.TaskTemplate.ContainerSpec = {
+          ...s.TaskTemplate.ContainerSpec,
+          Mounts: workspaceMounts(spec, this.opts),
+        };
       s.Mode = { Replicated: { Replicas: 0 } };
     });
     await this.waitForNoTask(spec.id, signal);
+    signal?.throwIfAborted();
+    await this.disks.create(this.nodes.get(task.nodeId), spec.id, labels);
   }
 
   /**
@@ -163,8 +184,28 @@ export class SwarmDriver implements WorkspaceDriver {
   }
 
   async start(id: string, signal?: AbortSignal): Promise<void> {
+    await this.assertAvailable(id);
+    await this.disks.attach(await this.nodeOf(id), id);
+    signal?.throwIfAborted();
     await this.scale(id, 1);
-    await this.waitForRunningTask(id, signal);
+    await this.assertRuntime(id, await this.waitForRunningTask(id, signal));
+  }
+
+  /**
+   * Under gVisor, the task's container must run under runsc. Its node's engine chose the runtime (its
+   * default), so a node labelled for gVisor whose engine is not set up for it is caught here, while
+   * the container runs nothing but its `sleep` (the daemon and everything else of the workspace are
+   * started only once this resolved): it is stopped again, and the message says what to fix.
+   */
+  private async assertRuntime(id: string, task: RunningTask): Promise<void> {
+    if (this.opts.runtime !== "runsc") return;
+    const info = await this.nodes.get(task.nodeId).getContainer(task.containerId).inspect();
+    const runtime = info.HostConfig.Runtime;
+    if (runtime === "runsc") return;
+    await this.scale(id, 0);
+    throw new Error(
+      `the machine it was placed on (node ${task.nodeId.slice(0, 12)}) runs containers under ${runtime}, not gVisor: an operator makes runsc its engine's default runtime, or takes away its label (${this.opts.placement.gvisorConstraint})`,
+    );
   }
 
   async stop(id: string): Promise<void> {
@@ -221,6 +262,8 @@ export class SwarmDriver implements WorkspaceDriver {
       signal?.throwIfAborted();
       const task = await this.runningTask(id);
       if (task) return task;
+      // Its machine drained or lost meanwhile: Swarm would wait for it forever.
+      await this.assertAvailable(id);
       if (Date.now() > deadline)
         throw new Error(`the swarm did not start the workspace within ${TASK_WAIT_MS / 1000} s`);
       await sleep(POLL_MS);
@@ -254,10 +297,40 @@ export class SwarmDriver implements WorkspaceDriver {
     return this.nodes.get(node);
   }
 
-  private async runningContainer(id: string): Promise<Docker.Container> {
+  /** Why the workspace cannot run on the machine it is pinned to (drained, paused, lost), if so. */
+  async unavailable(id: string): Promise<string | undefined> {
+    const node = await this.pinnedNode(id).catch((err) => {
+      if (statusCode(err) === 404) return undefined;
+      throw err;
+    });
+    return node ? problemOfNode(this.manager, node) : undefined;
+  }
+
+  private async assertAvailable(id: string): Promise<void> {
+    const problem = await this.unavailable(id);
+    if (problem) throw new NodeUnavailableError(problem);
+  }
+
+  /**
+   * Uses the container of the workspace's running task on its node's engine. No task runs: says why
+   * when its machine is the reason; the engine does not answer: its machine is lost, whatever the
+   * swarm says yet (it notices only after a few missed heartbeats).
+   */
+  private async inRunningContainer<T>(
+    id: string,
+    use: (container: Docker.Container) => Promise<T>,
+  ): Promise<T> {
     const task = await this.runningTask(id);
-    if (!task) throw new Error("the workspace is not running");
-    return this.nodes.get(task.nodeId).getContainer(task.containerId);
+    if (!task) {
+      await this.assertAvailable(id);
+      throw new Error("the workspace is not running");
+    }
+    try {
+      return await use(this.nodes.get(task.nodeId).getContainer(task.containerId));
+    } catch (err) {
+      if (isUnreachable(err)) throw new NodeUnavailableError(nodeLost(task.nodeId));
+      throw err;
+    }
   }
 
   async remove(id: string): Promise<void> {
@@ -303,13 +376,7 @@ export class SwarmDriver implements WorkspaceDriver {
         .getContainer(job.Id)
         .remove({ force: true })
         .catch(() => undefined);
-    for (const volume of volumeNames(instance, id)) {
-      try {
-        await engine.getVolume(volume).remove();
-      } catch (err) {
-        if (statusCode(err) !== 404) throw err;
-      }
-    }
+    await this.disks.remove(engine, id);
   }
 
   private async removeNetwork(id: string): Promise<void> {
@@ -366,15 +433,22 @@ export class SwarmDriver implements WorkspaceDriver {
       ServiceID?: string;
     })[];
     const running = new Set(tasks.filter((t) => t.Status?.State === "running").map((t) => t.ServiceID));
+    const problemOf = await problemsOfNodes(this.manager);
     return services.flatMap((s) => {
       const id = s.Spec?.Labels?.[LABEL_WORKSPACE];
       const state: ContainerState = running.has(s.ID) ? "running" : "stopped";
-      return id ? [{ id, state, createdAt: new Date(s.CreatedAt ?? 0) }] : [];
+      const pin = s.Spec?.TaskTemplate?.Placement?.Constraints?.find((c) => c.startsWith(pinnedTo("")));
+      const detail = state === "stopped" && pin ? problemOf(pin.slice(pinnedTo("").length)) : undefined;
+      return id ? [{ id, state, ...(detail ? { detail } : {}), createdAt: new Date(s.CreatedAt ?? 0) }] : [];
     });
   }
 
-  async list(): Promise<{ id: string; state: ContainerState }[]> {
-    return (await this.services()).map(({ id, state }) => ({ id, state }));
+  async list(): Promise<WorkspaceState[]> {
+    return (await this.services()).map(({ id, state, detail }) => ({
+      id,
+      state,
+      ...(detail ? { detail } : {}),
+    }));
   }
 
   async listSpares(): Promise<SpareWorkspace[]> {
@@ -393,11 +467,11 @@ export class SwarmDriver implements WorkspaceDriver {
     cmd: string[],
     options: { env?: string[]; backpressure?: boolean } = {},
   ): Promise<AttachedProcess> {
-    return execAttached(await this.runningContainer(id), cmd, options, this.closing);
+    return this.inRunningContainer(id, (container) => execAttached(container, cmd, options, this.closing));
   }
 
   async execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess> {
-    return execOnTty(await this.runningContainer(id), cmd, size, this.closing);
+    return this.inRunningContainer(id, (container) => execOnTty(container, cmd, size, this.closing));
   }
 
   /** A plain container on the workspace's node: its volumes are local volumes there. */
@@ -429,17 +503,18 @@ export class SwarmDriver implements WorkspaceDriver {
     return this.changes(this.list(), signal);
   }
 
-  private async *changes(
-    first: Promise<{ id: string; state: ContainerState }[]>,
-    signal: AbortSignal,
-  ): AsyncIterable<DriverEvent> {
-    let known = new Map((await first).map((w) => [w.id, w.state]));
+  private async *changes(first: Promise<WorkspaceState[]>, signal: AbortSignal): AsyncIterable<DriverEvent> {
+    // A reason that comes or goes is a change too (a stopped workspace's machine drained).
+    const seen = (w: WorkspaceState) => `${w.state} ${w.detail ?? ""}`;
+    let known = new Map((await first).map((w) => [w.id, seen(w)]));
     while (!signal.aborted) {
       await sleep(EVENTS_POLL_MS, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;
-      const now = new Map((await this.list()).map((w) => [w.id, w.state]));
-      for (const [workspaceId, state] of now) {
-        if (known.get(workspaceId) !== state) yield { workspaceId, state };
+      const list = await this.list();
+      const now = new Map(list.map((w) => [w.id, seen(w)]));
+      for (const w of list) {
+        if (known.get(w.id) !== seen(w))
+          yield { workspaceId: w.id, state: w.state, ...(w.detail ? { detail: w.detail } : {}) };
       }
       for (const workspaceId of known.keys()) {
         if (!now.has(workspaceId)) yield { workspaceId, state: "missing" };
@@ -451,6 +526,6 @@ export class SwarmDriver implements WorkspaceDriver {
 
 /** The parts of a service's spec the driver changes. */
 interface ServiceSpecBody {
-  TaskTemplate: { Placement?: { Constraints?: string[] } };
+  TaskTemplate: { Placement?: { Constraints?: string[] }; ContainerSpec?: { Mounts?: unknown[] } };
   Mode?: { Replicated?: { Replicas?: number } };
 }

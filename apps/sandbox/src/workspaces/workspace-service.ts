@@ -12,7 +12,7 @@ import type { StartPatience } from "../daemon/daemon-connection";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
-import type { ContainerState, WorkspaceDriver } from "../driver/workspace-driver";
+import type { WorkspaceDriver, WorkspaceState } from "../driver/workspace-driver";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
 import { type ImportRecord, readImportRecord } from "../imports/import-record";
@@ -187,6 +187,13 @@ export class WorkspaceService {
     while (!signal.aborted) {
       try {
         for await (const event of this.driver.events(signal)) {
+          // It runs again (its machine came back): an earlier failure to start it is over.
+          if (
+            event.state === "running" &&
+            this.transient.get(event.workspaceId)?.status === "error" &&
+            !this.creations.has(event.workspaceId)
+          )
+            await this.putTransient(event.workspaceId, undefined);
           if (event.state !== "running") this.daemons.reset(event.workspaceId);
           else if (this.daemons.has(event.workspaceId) || !this.transient.has(event.workspaceId)) {
             this.daemons
@@ -203,7 +210,11 @@ export class WorkspaceService {
     }
   }
 
-  private toWorkspace(row: WorkspaceTable, state: ContainerState, live: Set<string> | undefined): Workspace {
+  private toWorkspace(
+    row: WorkspaceTable,
+    { state, detail: engineDetail }: Omit<WorkspaceState, "id">,
+    live: Set<string> | undefined,
+  ): Workspace {
     const t = this.transient.get(row.id) ?? this.shared.read(row, live);
     const record = readImportRecord(row.import_record);
     // Without a transient state, an import still "running" is one a stopped service left behind.
@@ -213,7 +224,8 @@ export class WorkspaceService {
     const detail =
       t?.detail ??
       (importFailed ? (record?.detail ?? INTERRUPTED) : undefined) ??
-      (status === "missing" ? "the container is gone; delete this workspace or recreate it" : undefined);
+      (status === "missing" ? "the container is gone; delete this workspace or recreate it" : undefined) ??
+      (status === "stopped" ? engineDetail : undefined);
     return {
       id: row.id,
       name: row.name,
@@ -245,14 +257,15 @@ export class WorkspaceService {
   async list(): Promise<Workspace[]> {
     const rows = await this.db.selectFrom("workspaces").selectAll().orderBy("created_at", "desc").execute();
     const [list, live] = await Promise.all([this.driver.list(), this.shared.liveFor(rows)]);
-    const states = new Map(list.map((c) => [c.id, c.state]));
-    return rows.map((row) => this.toWorkspace(row, states.get(row.id) ?? "missing", live));
+    const states = new Map(list.map((c) => [c.id, c]));
+    return rows.map((row) => this.toWorkspace(row, states.get(row.id) ?? { state: "missing" }, live));
   }
 
   async get(id: string): Promise<Workspace> {
     const row = await this.row(id);
     const [state, live] = await Promise.all([this.driver.state(id), this.shared.liveFor([row])]);
-    return this.toWorkspace(row, state, live);
+    const detail = state === "stopped" ? await this.driver.unavailable?.(id) : undefined;
+    return this.toWorkspace(row, { state, ...(detail ? { detail } : {}) }, live);
   }
 
   /** Shows a change made outside the lifecycle (a new owner) in every workspace list, on every instance. */

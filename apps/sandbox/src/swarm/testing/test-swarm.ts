@@ -289,6 +289,39 @@ async function removeNode(name: string): Promise<void> {
   await removeCgroups(name);
 }
 
+/** Runs the docker CLI against a node's engine, as an operator on that machine would. */
+export async function dockerOn(node: TestSwarmNode, ...args: string[]): Promise<string> {
+  return (await run("docker", ["-H", `unix://${node.socket}`, ...args])).stdout;
+}
+
+/** `docker node update --availability …` of `node`, through the manager. */
+export async function setAvailability(
+  swarm: TestSwarm,
+  node: TestSwarmNode,
+  availability: "active" | "pause" | "drain",
+): Promise<void> {
+  await dockerOn(swarm.manager, "node", "update", "--availability", availability, node.nodeId);
+}
+
+/**
+ * How often nodes report to the managers (`docker swarm update --dispatcher-heartbeat`): a node is
+ * marked down after a few periods without one (5 s by default: down after about 12 s).
+ */
+export async function setDispatcherHeartbeat(swarm: TestSwarm, seconds: number): Promise<void> {
+  await dockerOn(swarm.manager, "swarm", "update", "--dispatcher-heartbeat", `${seconds}s`);
+}
+
+/**
+ * Kills a node's engine at once (SIGKILL, no clean shutdown): the machine is lost as far as the swarm
+ * can tell. What it started may run on under containerd, out of anyone's reach; `remove` ends it.
+ */
+export async function killEngine(node: TestSwarmNode): Promise<void> {
+  const pid = Number(await readFile(path.join(runDir(node.name), "docker.pid"), "utf8"));
+  if (!pidAlive(pid)) throw new Error(`the engine ${node.name} is not running`);
+  process.kill(pid, "SIGKILL");
+  await until(() => !pidAlive(pid) || isZombie(pid), `the engine ${node.name} ends`, 30_000);
+}
+
 /** SIGTERM (the engine stops its containers on the way out), SIGKILL if it does not end. */
 async function stopEngine(name: string): Promise<void> {
   const pid = Number(await readFile(path.join(runDir(name), "docker.pid"), "utf8").catch(() => "0"));

@@ -26,9 +26,11 @@ describe("workspace status", () => {
     expect(canStop("starting")).toBe(false);
   });
 
-  it("shows the service's reason only for a failed or missing workspace", () => {
+  it("shows the service's reason only for a failed, missing or stopped workspace", () => {
     expect(problemOf({ status: "error", detail: "image not found" })).toBe("image not found");
     expect(problemOf({ status: "missing", detail: "the container is gone" })).toBe("the container is gone");
+    const drained = "stopped because the machine it runs on (node abc) is being drained";
+    expect(problemOf({ status: "stopped", detail: drained })).toBe(drained);
     expect(problemOf({ status: "creating", detail: "the container is gone" })).toBeUndefined();
   });
 

@@ -25,9 +25,14 @@ export function progressNoteOf(workspace: Pick<Workspace, "status" | "detail">):
   return isInProgress(workspace.status) ? workspace.detail : undefined;
 }
 
-/** The service's reason, when the status is one that has a reason (it may linger on others). */
+/**
+ * The service's reason, when the status is one that has a reason (it may linger on others): a
+ * failure, a missing container, or what stopped a workspace outside anyone's asking (its machine
+ * drained or lost).
+ */
 export function problemOf(workspace: Pick<Workspace, "status" | "detail">): string | undefined {
-  return workspace.status === "error" || workspace.status === "missing" ? workspace.detail : undefined;
+  const { status } = workspace;
+  return status === "error" || status === "missing" || status === "stopped" ? workspace.detail : undefined;
 }
 
 /** Whether the service stopped it for being idle (opening it starts it again). */
