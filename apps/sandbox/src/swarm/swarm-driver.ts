@@ -28,6 +28,8 @@ import type {
   WorkspaceDriver,
   WorkspaceSpec,
 } from "../driver/workspace-driver";
+import type { NodeChannelClient } from "./node-channel/node-channel-client";
+import type { NodeRoutes } from "./node-channel/node-routes";
 import { NodeEngines } from "./node-engines";
 import { networkName, pinnedTo, type SwarmPlacement, serviceName, serviceSpec } from "./service-spec";
 
@@ -39,8 +41,12 @@ const EVENTS_POLL_MS = 1000;
 
 export interface SwarmDriverOptions extends HardeningOptions {
   placement: SwarmPlacement;
-  /** The nodes' engines this instance reaches; unset: the manager's own (found by `ready`). */
+  /** The nodes' engines this instance reaches; unset: its own node's (`local`, found by `ready`). */
   nodeEngines?: ReadonlyMap<string, Docker>;
+  /** This node's engine when the manager is another one (CODER_SWARM_MANAGER); unset: the manager. */
+  local?: Docker;
+  /** How to reach the instances on the other nodes (node-channel/); unset: only reachable engines. */
+  routes?: NodeRoutes;
   /** A disk quota was configured, which workspaces on a swarm do not get yet (`prepare` says so). */
   diskQuotaAsked?: boolean;
 }
@@ -67,6 +73,7 @@ export class SwarmDriver implements WorkspaceDriver {
   readonly manager: Docker;
   private readonly nodes: NodeEngines;
   private readonly closing = new ClosingProcesses();
+  private localNode: string | undefined;
 
   constructor(
     private readonly opts: SwarmDriverOptions,
@@ -92,7 +99,38 @@ export class SwarmDriver implements WorkspaceDriver {
         "the Docker engine is not a manager of a swarm; run the service against a manager node (docker swarm init)",
       );
     }
-    if (!this.opts.nodeEngines) this.nodes.add(info.Swarm.NodeID, this.manager);
+    this.localNode = await this.ownNode(info.Swarm.NodeID);
+    if (!this.opts.nodeEngines) this.nodes.add(this.localNode, this.opts.local ?? this.manager);
+  }
+
+  /** This instance's Swarm node: its own engine's, which is the manager's unless `local` is another. */
+  private async ownNode(managerNode: string): Promise<string> {
+    if (!this.opts.local) return managerNode;
+    const info = (await this.opts.local.info().catch((err: Error) => {
+      throw new Error(`this machine's Docker engine does not answer (${err.message})`);
+    })) as { Swarm?: { NodeID?: string } };
+    if (!info.Swarm?.NodeID)
+      throw new Error("this machine's Docker engine is not a node of the swarm (docker swarm join)");
+    return info.Swarm.NodeID;
+  }
+
+  /** The Swarm node this instance runs on (known once `ready` resolved). */
+  get nodeId(): string {
+    if (!this.localNode) throw new Error("the swarm driver is not ready yet");
+    return this.localNode;
+  }
+
+  /** The node a workspace is pinned to, once Swarm placed it; undefined for one never placed or gone. */
+  async nodeOfWorkspace(id: string): Promise<string | undefined> {
+    return this.pinnedNode(id).catch((err) => {
+      if (statusCode(err) === 404) return undefined;
+      throw err;
+    });
+  }
+
+  /** The instance on the workspace's node when this one does not reach that node's engine. */
+  private elsewhere(nodeId: string): Promise<NodeChannelClient> | undefined {
+    return this.nodes.has(nodeId) || !this.opts.routes ? undefined : this.opts.routes.to(nodeId);
   }
 
   /** Nothing is left half done between runs (no egress rules, no disk images); says what is missing. */
@@ -254,9 +292,13 @@ export class SwarmDriver implements WorkspaceDriver {
     return this.nodes.get(node);
   }
 
-  private async runningContainer(id: string): Promise<Docker.Container> {
+  private async runningTaskOrFail(id: string): Promise<RunningTask> {
     const task = await this.runningTask(id);
     if (!task) throw new Error("the workspace is not running");
+    return task;
+  }
+
+  private containerOf(task: RunningTask): Docker.Container {
     return this.nodes.get(task.nodeId).getContainer(task.containerId);
   }
 
@@ -393,24 +435,34 @@ export class SwarmDriver implements WorkspaceDriver {
     cmd: string[],
     options: { env?: string[]; backpressure?: boolean } = {},
   ): Promise<AttachedProcess> {
-    return execAttached(await this.runningContainer(id), cmd, options, this.closing);
+    const task = await this.runningTaskOrFail(id);
+    const other = this.elsewhere(task.nodeId);
+    if (other) return (await other).exec(id, cmd, options);
+    return execAttached(this.containerOf(task), cmd, options, this.closing);
   }
 
   async execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess> {
-    return execOnTty(await this.runningContainer(id), cmd, size, this.closing);
+    const task = await this.runningTaskOrFail(id);
+    const other = this.elsewhere(task.nodeId);
+    if (other) return (await other).execTty(id, cmd, size);
+    return execOnTty(this.containerOf(task), cmd, size, this.closing);
   }
 
   /** A plain container on the workspace's node: its volumes are local volumes there. */
   async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
     if (spec.network === "egress")
       throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
+    const node = await this.pinnedNode(id);
+    const other = node && this.elsewhere(node);
+    if (other) return (await other).volumeJob(id, spec);
     return startVolumeJob(await this.nodeOf(id), volumeJobSpec(id, spec, this.opts));
   }
 
   /** A plain container on the workspace's node, in the network namespace of its task's container. */
   async browserJob(id: string, spec: BrowserJobSpec): Promise<{ exitCode: number; stdout: string }> {
-    const task = await this.runningTask(id);
-    if (!task) throw new Error("the workspace is not running");
+    const task = await this.runningTaskOrFail(id);
+    const other = this.elsewhere(task.nodeId);
+    if (other) return (await other).browserJob(id, spec);
     const options = browserJobSpec(id, spec, this.opts);
     const { statusCode, output } = await runJobContainer(
       this.nodes.get(task.nodeId),
