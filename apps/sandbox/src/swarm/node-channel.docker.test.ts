@@ -124,6 +124,25 @@ describe("one service instance per node of a swarm", () => {
       expect(answer.result).toHaveProperty("capabilities");
       lsp.ws.close();
     }, 120_000);
+
+    it("deletes a workspace on the worker through the instance on the manager, its volumes there too", async () => {
+      const volumes = async () =>
+        (
+          (await swarm.worker.docker.listVolumes({ filters: { label: [`${LABEL_WORKSPACE}=${id}`] } }))
+            .Volumes ?? []
+        ).length;
+      expect(await volumes()).toBeGreaterThan(0);
+      await onManager.api.workspace.delete.mutate({ workspaceId: id });
+      await until(
+        async () => (await volumes()) === 0,
+        "the workspace's volumes on the worker are gone",
+        60_000,
+      );
+      await until(
+        async () => !(await onManager.api.workspace.list.query()).some((w) => w.id === id),
+        "the workspace is gone from the list",
+      );
+    }, 120_000);
   });
 
   describe("the node channel", () => {

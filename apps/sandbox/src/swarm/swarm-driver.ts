@@ -312,8 +312,17 @@ export class SwarmDriver implements WorkspaceDriver {
     } catch (err) {
       if (statusCode(err) !== 404) throw err;
     }
-    if (node) await this.removeFromNode(id, this.nodes.get(node));
+    if (node) {
+      const other = this.elsewhere(node);
+      if (other) await (await other).removeLeftovers(id);
+      else await this.removeFromNode(id, this.nodes.get(node));
+    }
     await this.removeNetwork(id);
+  }
+
+  /** What a removed workspace left on this instance's node (asked by the instance that removed it). */
+  async removeLeftovers(id: string): Promise<void> {
+    await this.removeFromNode(id, this.nodes.get(this.nodeId));
   }
 
   /** The task's container (Swarm removes it soon after the service), jobs, then the volumes. */

@@ -12,6 +12,8 @@ const env = z.array(z.string().max(16 * 1024)).max(256);
 const size = { cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) };
 
 export const channelRequestSchema = z.discriminatedUnion("op", [
+  /** The volumes and containers a removed workspace left on the node (its volumes live there). */
+  z.strictObject({ op: z.literal("removeLeftovers"), workspaceId }),
   z.strictObject({
     op: z.literal("exec"),
     workspaceId,

@@ -55,6 +55,12 @@ export class NodeChannelClient {
     return this.attached({ op: "volumeJob", workspaceId, spec });
   }
 
+  /** Once resolved, what the removed workspace left on that node is gone. */
+  async removeLeftovers(workspaceId: string): Promise<void> {
+    const framed = await this.open({ op: "removeLeftovers", workspaceId }, { closed: () => undefined });
+    framed.close();
+  }
+
   async execTty(
     workspaceId: string,
     cmd: string[],

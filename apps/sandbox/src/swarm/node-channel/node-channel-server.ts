@@ -10,6 +10,7 @@ import { FramedSocket, FrameKind } from "./framed-socket";
 /** The instance's own driver, as far as the channel uses it. */
 export interface NodeLocalDriver
   extends Pick<WorkspaceDriver, "exec" | "execTty" | "volumeJob" | "browserJob"> {
+  removeLeftovers(id: string): Promise<void>;
   /** This instance's Swarm node. */
   readonly nodeId: string;
   /** The node the workspace is pinned to, once placed. */
@@ -116,6 +117,13 @@ export class NodeChannelServer {
   private async run(request: ChannelRequest, framed: FramedSocket): Promise<Running | undefined> {
     try {
       const node = await this.driver.nodeOfWorkspace(request.workspaceId);
+      if (request.op === "removeLeftovers") {
+        if (node !== undefined) throw new ServiceError("conflict", "that workspace still exists");
+        await this.driver.removeLeftovers(request.workspaceId);
+        framed.sendControl({ type: "started" });
+        framed.close();
+        return undefined;
+      }
       if (node !== this.driver.nodeId)
         throw new ServiceError("forbidden", "that workspace does not run on this instance's node");
       return await this.start(request, framed);
@@ -132,7 +140,10 @@ export class NodeChannelServer {
     }
   }
 
-  private async start(request: ChannelRequest, framed: FramedSocket): Promise<Running> {
+  private async start(
+    request: Exclude<ChannelRequest, { op: "removeLeftovers" }>,
+    framed: FramedSocket,
+  ): Promise<Running> {
     const { workspaceId: id } = request;
     switch (request.op) {
       case "exec":
