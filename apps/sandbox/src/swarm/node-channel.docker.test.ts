@@ -1,7 +1,11 @@
+import { PassThrough } from "node:stream";
+import { finished } from "node:stream/promises";
 import tls from "node:tls";
+import { COLLAB_TEXT } from "@coder/protocol";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { collabSocket, openDocument } from "../collab/testing/collab-client";
 import { createPostgresDatabase } from "../db/testing/test-database";
 import { LABEL_WORKSPACE } from "../docker/container-spec";
 import { connectLsp } from "../lsp/testing/lsp-client";
@@ -50,6 +54,26 @@ describe("one service instance per node of a swarm", () => {
       .executeTakeFirstOrThrow();
     if (!row.node_address) throw new Error("the instance announced no node channel");
     return hostAndPort(row.node_address);
+  }
+
+  /** A file of a workspace as its node's own engine reads it (not through any instance). */
+  async function catOnWorker(id: string, file: string): Promise<string> {
+    const [container] = await swarm.worker.docker.listContainers({
+      filters: { label: [`${LABEL_WORKSPACE}=${id}`] },
+    });
+    if (!container) return "";
+    const exec = await swarm.worker.docker.getContainer(container.Id).exec({
+      Cmd: ["cat", `/workspace/${file}`],
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = await exec.start({});
+    const stdout = new PassThrough();
+    swarm.worker.docker.modem.demuxStream(stream, stdout, new PassThrough());
+    const chunks: Buffer[] = [];
+    stdout.on("data", (c: Buffer) => chunks.push(c));
+    await finished(stream);
+    return Buffer.concat(chunks).toString();
   }
 
   async function runningOn(instance: Instance, name: string): Promise<string> {
@@ -124,6 +148,35 @@ describe("one service instance per node of a swarm", () => {
       expect(answer.result).toHaveProperty("capabilities");
       lsp.ws.close();
     }, 120_000);
+
+    it("writes a live document typed through the instance on the manager to the disk on the worker", async () => {
+      await onManager.api.files.write.mutate({ workspaceId: id, path: "live.txt", content: "hello\n" });
+      const socket = collabSocket(onManager.service.url, onManager.cookie, id);
+      try {
+        const doc = openDocument(socket, "live.txt");
+        await until(() => doc.provider.isSynced && doc.text() === "hello\n", "the document holds the file");
+        const text = doc.doc.getText(COLLAB_TEXT);
+        text.insert(text.length, "typed on the manager's instance\n");
+        // Read on the worker's own engine: the file is in the workspace's volume there.
+        await until(
+          async () => (await catOnWorker(id, "live.txt")) === "hello\ntyped on the manager's instance\n",
+          "the typing reaches the disk on the worker",
+        );
+      } finally {
+        socket.destroy();
+      }
+    }, 120_000);
+
+    it("stops a workspace on the worker through one instance and starts it again through the other", async () => {
+      await onManager.api.workspace.stop.mutate({ workspaceId: id });
+      await waitForStatus(onWorker.api, id, "stopped", 120_000);
+      await onWorker.api.workspace.start.mutate({ workspaceId: id });
+      await waitForStatus(onManager.api, id, "running", 120_000);
+      expect(await nodeOf(id)).toBe(swarm.worker.nodeId);
+      expect((await onManager.api.files.read.query({ workspaceId: id, path: "live.txt" })).content).toContain(
+        "typed on the manager's instance",
+      );
+    }, 240_000);
 
     it("deletes a workspace on the worker through the instance on the manager, its volumes there too", async () => {
       const volumes = async () =>
