@@ -5,6 +5,9 @@ import { COLLAB_TEXT } from "@coder/protocol";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { type ModelServer, startModelServer } from "../../../../e2e/support/model-server";
+import { collectEvents } from "../agent/testing/event-view";
+import { sessionEventStream } from "../agent/testing/sse-events";
 import { collabSocket, openDocument } from "../collab/testing/collab-client";
 import { createPostgresDatabase } from "../db/testing/test-database";
 import { LABEL_WORKSPACE } from "../docker/container-spec";
@@ -35,6 +38,9 @@ describe("one service instance per node of a swarm", () => {
   let onManager: Instance;
   /** Places what it creates on the manager, through the manager's engine API over TLS. */
   let onWorker: Instance;
+  /** The scripted OpenAI-compatible model both instances' agents talk to. */
+  let model: ModelServer;
+  const streams = new AbortController();
 
   /** The node a workspace's service is pinned to. */
   async function nodeOf(id: string): Promise<string | undefined> {
@@ -84,6 +90,7 @@ describe("one service instance per node of a swarm", () => {
 
   beforeAll(async () => {
     swarm = await startTestSwarm([image]);
+    model = await startModelServer();
     place = sharedPlace({
       CODER_DATABASE_URL: await createPostgresDatabase(),
       CODER_DRIVER: "swarm",
@@ -91,6 +98,8 @@ describe("one service instance per node of a swarm", () => {
       CODER_SWARM_RESERVE_CPUS: "0.1",
       CODER_NODE_PORT: "0",
       CODER_NODE_ADDRESS: "127.0.0.1",
+      CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
+      CODER_MODELS: "scripted",
       CODER_SWARM_TLS_CA: swarm.tls.ca,
       CODER_SWARM_TLS_CERT: swarm.tls.cert,
       CODER_SWARM_TLS_KEY: swarm.tls.key,
@@ -106,7 +115,9 @@ describe("one service instance per node of a swarm", () => {
     });
   }, 300_000);
   afterAll(async () => {
+    streams.abort();
     await place?.close().catch(() => undefined);
+    await model?.close();
     await swarm?.remove();
   }, 300_000);
 
@@ -166,6 +177,21 @@ describe("one service instance per node of a swarm", () => {
         socket.destroy();
       }
     }, 120_000);
+
+    it("runs an agent turn's tool through the instance on the manager in the workspace on the worker", async () => {
+      model.push(
+        { toolCalls: [{ name: "bash", args: { command: "echo agent-$((20+1)) > /workspace/agent.txt" } }] },
+        { text: "done" },
+      );
+      const { id: sessionId } = await onManager.api.session.create.mutate({ workspaceId: id });
+      const events = collectEvents(
+        sessionEventStream(onManager.service.url, onManager.cookie, sessionId, streams.signal),
+      );
+      const { turnId } = await onManager.api.session.prompt.mutate({ sessionId, text: "write it" });
+      const end = await events.waitFor((e) => e.type === "turn.finished" && e.turn.id === turnId, 120_000);
+      expect(end.type === "turn.finished" && end.turn.status).toBe("done");
+      expect(await catOnWorker(id, "agent.txt")).toBe("agent-21\n");
+    }, 180_000);
 
     it("stops a workspace on the worker through one instance and starts it again through the other", async () => {
       await onManager.api.workspace.stop.mutate({ workspaceId: id });
