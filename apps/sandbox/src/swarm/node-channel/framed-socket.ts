@@ -11,8 +11,6 @@ export const MAX_FRAME_BYTES = 256 * 1024;
 /** Streams are cut into slices of this size, so one stream cannot hold up the others for long. */
 const SLICE_BYTES = 64 * 1024;
 
-export class FrameViolation extends Error {}
-
 /**
  * A node channel's connection: frames of `[kind u8][length u32][payload]` both ways, bounded, with
  * backpressure both ways. Sending follows the socket's `write`/`drain`; receiving pauses the socket
@@ -31,15 +29,16 @@ export class FramedSocket {
       try {
         while (this.pending.length >= HEADER_BYTES && !socket.destroyed) {
           const length = this.pending.readUInt32BE(1);
-          if (length > MAX_FRAME_BYTES) throw new FrameViolation(`a frame of ${length} bytes is too large`);
+          if (length > MAX_FRAME_BYTES) throw new RangeError(`a frame of ${length} bytes is too large`);
           if (this.pending.length < HEADER_BYTES + length) break;
           const kind = this.pending[0] as number;
           const payload = this.pending.subarray(HEADER_BYTES, HEADER_BYTES + length);
           this.pending = this.pending.subarray(HEADER_BYTES + length);
           onFrame(kind, payload);
         }
-      } catch (err) {
-        socket.destroy(err as Error);
+      } catch {
+        // A peer that breaks the framing is dropped; the connection's owner sees it close.
+        socket.destroy();
       }
     });
   }
