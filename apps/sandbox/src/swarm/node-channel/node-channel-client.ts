@@ -15,6 +15,8 @@ import { FramedSocket, FrameKind } from "./framed-socket";
 /** How long connecting to the other instance and starting the operation there may take. */
 const START_WAIT_MS = 60_000;
 const SLICE_BYTES = 64 * 1024;
+/** How long a closed process's connection may take to end over there before it is dropped. */
+const CLOSE_WAIT_MS = 10_000;
 
 /** What a connection hears once its operation started. */
 interface Listeners {
@@ -149,9 +151,13 @@ export class NodeChannelClient {
         void Promise.all(flowing.map((s) => finished(s).catch(() => undefined))).then(() => resolve(code));
       };
     });
+    // Without `backpressure` a caller may leave one stream unread, as with a local engine (where
+    // it piles up): holding the connection for it would stall the other stream too.
+    const held = request.op === "exec" && request.backpressure === true;
+    const push = (target: Readable, p: Buffer) => (held ? framed?.push(target, p) : target.push(p));
     framed = await this.open(request, {
-      data: (p) => framed?.push(stdout, p),
-      stderr: (p) => framed?.push(stderr, p),
+      data: (p) => push(stdout, p),
+      stderr: (p) => push(stderr, p),
       end: (kind) => (kind === FrameKind.stderr ? endStderr() : endStdout()),
       control: (m) => {
         if (m.type === "exit") exit(m.code);
@@ -256,10 +262,19 @@ async function sendSliced(framed: FramedSocket | undefined, chunk: Buffer): Prom
   }
 }
 
-/** Asks the other instance to end the process; resolves once the connection closed. Never rejects. */
+/**
+ * Asks the other instance to end the process; resolves once the connection closed, or drops it after
+ * CLOSE_WAIT_MS (output nobody reads any more may hold the other side's last frames). Never rejects.
+ */
 function closeConnection(framed: FramedSocket): Promise<void> {
   if (framed.socket.destroyed) return Promise.resolve();
-  const closed = new Promise<void>((resolve) => framed.socket.once("close", () => resolve()));
+  const closed = new Promise<void>((resolve) => {
+    const timer = setTimeout(() => framed.socket.destroy(), CLOSE_WAIT_MS);
+    framed.socket.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   framed.sendControl({ type: "close" });
   return closed;
 }
