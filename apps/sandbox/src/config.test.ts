@@ -62,6 +62,39 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reaches a swarm's manager and the other instances only with the cluster's TLS certificates", () => {
+    expect(loadConfig({ CODER_IMAGE: "img" }).swarmNodes).toEqual({});
+    const tls = {
+      CODER_SWARM_TLS_CA: "/tls/ca.pem",
+      CODER_SWARM_TLS_CERT: "/tls/cert.pem",
+      CODER_SWARM_TLS_KEY: "/tls/key.pem",
+    };
+    const c = loadConfig({
+      CODER_IMAGE: "img",
+      CODER_DRIVER: "swarm",
+      DOCKER_HOST: "unix:///var/run/docker.sock",
+      CODER_SWARM_MANAGER: "tcp://manager.example:2376",
+      CODER_NODE_PORT: "7071",
+      CODER_NODE_ADDRESS: "worker-1.example",
+      ...tls,
+    });
+    expect(c.swarmNodes).toEqual({
+      dockerHost: "unix:///var/run/docker.sock",
+      manager: { host: "manager.example", port: 2376 },
+      tls: { ca: "/tls/ca.pem", cert: "/tls/cert.pem", key: "/tls/key.pem" },
+      nodeChannel: { port: 7071, address: "worker-1.example" },
+    });
+    expect(() =>
+      loadConfig({ CODER_IMAGE: "img", CODER_SWARM_MANAGER: "tcp://manager.example:2376" }),
+    ).toThrow(/CODER_SWARM_TLS_CA[\s\S]*CODER_SWARM_TLS_CERT[\s\S]*CODER_SWARM_TLS_KEY/);
+    expect(() =>
+      loadConfig({ CODER_IMAGE: "img", CODER_NODE_PORT: "7071", CODER_SWARM_TLS_CA: "/ca" }),
+    ).toThrow(/CODER_SWARM_TLS_CERT/);
+    expect(() => loadConfig({ CODER_IMAGE: "img", CODER_SWARM_MANAGER: "http://m:2375", ...tls })).toThrow(
+      /CODER_SWARM_MANAGER/,
+    );
+  });
+
   it("names every invalid setting in one readable error", () => {
     expect(() => loadConfig({ CODER_PORT: "nope", CODER_RUNTIME: "kata" })).toThrow(
       /CODER_PORT[\s\S]*CODER_IMAGE[\s\S]*CODER_RUNTIME|CODER_PORT[\s\S]*CODER_RUNTIME[\s\S]*CODER_IMAGE/,

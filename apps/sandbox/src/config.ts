@@ -5,6 +5,12 @@ import { defaultLimitsSchema, type Limits } from "./config/limits";
 import { type OidcConfig, oidcConfig, oidcEnv, requireCompleteOidc } from "./config/oidc-config";
 import { previewEnv } from "./config/preview-config";
 import { secretKeySchema } from "./config/secret-key";
+import {
+  requireSwarmTls,
+  type SwarmNodesConfig,
+  swarmNodesConfig,
+  swarmNodesEnv,
+} from "./config/swarm-nodes-config";
 import { type EgressAllowEntry, egressAllowSchema } from "./net/egress-allow-list";
 
 /** true/false, 1/0, yes/no, on/off in any case; anything else stops the start with the variable's name. */
@@ -175,8 +181,10 @@ const envSchema = z
       .optional(),
     ...oidcEnv,
     ...previewEnv,
+    ...swarmNodesEnv,
   })
-  .superRefine(requireCompleteOidc);
+  .superRefine(requireCompleteOidc)
+  .superRefine(requireSwarmTls);
 
 /** The agent's settings from the environment; unset ones leave the agent's file (or defaults) in charge. */
 export interface AgentEnv {
@@ -215,6 +223,8 @@ export type Config = {
     gvisorConstraint: string;
     reservations: { memoryBytes: number; nanoCpus: number };
   };
+  /** How the instances of a swarm reach a manager and each other. */
+  swarmNodes: SwarmNodesConfig;
   allowedOrigins: string[];
   /** Host names (lowercase, IPv6 in brackets) the service answers to; any other Host is refused. */
   allowedHosts: string[];
@@ -288,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         nanoCpus: Math.round(e.CODER_SWARM_RESERVE_CPUS * 1e9),
       },
     },
+    swarmNodes: swarmNodesConfig(e),
     allowedOrigins: e.CODER_ALLOWED_ORIGINS.map((url) => url.origin),
     allowedHosts: allowedHosts(e.CODER_HOST, e.CODER_ALLOWED_ORIGINS),
     instance: e.CODER_INSTANCE,

@@ -39,6 +39,7 @@ import { PreviewSockets } from "./preview/preview-sockets";
 import { PreviewTokens } from "./preview/preview-tokens";
 import { PreviewVisibilityStore } from "./preview/preview-visibility";
 import { Previews } from "./preview/previews";
+import { openNodeChannel } from "./swarm/node-channel/open-node-channel";
 import { TalkService } from "./talk/talk-service";
 import { IdleStopper } from "./workspaces/idle-stopper";
 import { UserLimits } from "./workspaces/user-limits";
@@ -88,9 +89,11 @@ export async function startService(
   const retention = new RetentionPurge(audit, config.auditRetentionDays, log);
   const adminToken = await auth.ensureAdminToken();
   await auth.purgeExpired();
-  const driver = options.driver ?? createDriver(config);
+  const driver = options.driver ?? createDriver(config, cluster.instance);
+  let nodeChannel: Awaited<ReturnType<typeof openNodeChannel>>;
   try {
     await driver.ready();
+    nodeChannel = await openNodeChannel(config, driver, cluster.instance, log);
   } catch (err) {
     await cluster.leave();
     await db.destroy();
@@ -273,6 +276,7 @@ export async function startService(
       previews.close();
       previewProxy.close();
       await closeServer();
+      await nodeChannel?.close();
       await presence.close();
       talk.close();
       // The sockets just closed are ending their processes in the workspaces: let them finish.

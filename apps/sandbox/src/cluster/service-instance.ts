@@ -72,6 +72,28 @@ export class ServiceInstance {
     return new Set([this.id, ...rows.map((r) => r.id)]);
   }
 
+  /** Under the swarm driver: the node this instance runs on, and its node channel's host:port. */
+  async announceNode(nodeId: string, address: string | null): Promise<void> {
+    await this.db
+      .updateTable("service_instances")
+      .set({ node_id: nodeId, node_address: address })
+      .where("id", "=", this.id)
+      .execute();
+  }
+
+  /** The node channel (host:port) of a live instance on that Swarm node, if one answers for it. */
+  async nodeChannelOf(nodeId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom("service_instances")
+      .select("node_address")
+      .where("node_id", "=", nodeId)
+      .where("node_address", "is not", null)
+      .where("heartbeat_at", ">", new Date(Date.now() - this.timing.staleMs).toISOString())
+      .orderBy("heartbeat_at", "desc")
+      .executeTakeFirst();
+    return row?.node_address ?? undefined;
+  }
+
   /** A clean stop: the heartbeat ends and the row goes (after this instance ended its turns). */
   async stop(): Promise<void> {
     clearInterval(this.timer);

@@ -528,6 +528,14 @@ const migrations = (t: ReturnType<typeof columnTypes>): Record<string, Migration
         .execute();
     },
   },
+  "0021_instance_nodes": {
+    async up(db: Kysely<unknown>) {
+      // Under the swarm driver: the Swarm node an instance runs on and where its node channel
+      // listens (swarm/node-channel/), so the others can run a workspace's processes on that node.
+      await db.schema.alterTable("service_instances").addColumn("node_id", "text").execute();
+      await db.schema.alterTable("service_instances").addColumn("node_address", "text").execute();
+    },
+  },
 });
 
 /** The id migration 0014 gives the admin an install already had (and a new install's first admin). */

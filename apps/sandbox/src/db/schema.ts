@@ -244,6 +244,10 @@ export interface ServiceInstanceTable {
   id: string;
   started_at: string;
   heartbeat_at: string;
+  /** The Swarm node it runs on, under the swarm driver (migration 0021). */
+  node_id: string | null;
+  /** host:port of its node channel, under the swarm driver with one. */
+  node_address: string | null;
 }
 
 /** An approval or question waiting for a person (migration 0005_instances). */

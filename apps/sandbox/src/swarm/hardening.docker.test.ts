@@ -94,6 +94,9 @@ describe("a workspace run by the Swarm driver", () => {
       `${swarm.worker.hostAddress}:22`,
       `${swarm.manager.address}:2377`,
       `${swarm.worker.address}:2377`,
+      // The manager's engine API over TLS, for the instances on workers (CODER_SWARM_MANAGER).
+      `${swarm.manager.address}:2376`,
+      `${swarm.manager.linkAddress}:2376`,
       "1.1.1.1:443",
       "8.8.8.8:53",
     ];

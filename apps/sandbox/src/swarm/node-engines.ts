@@ -26,6 +26,10 @@ export class NodeEngines {
     this.engines.set(nodeId, docker);
   }
 
+  has(nodeId: string): boolean {
+    return this.engines.has(nodeId);
+  }
+
   get(nodeId: string): Docker {
     const docker = this.engines.get(nodeId);
     if (!docker) throw new NodeUnreachableError(nodeId);

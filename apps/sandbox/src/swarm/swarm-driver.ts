@@ -29,6 +29,8 @@ import type {
   WorkspaceState,
 } from "../driver/workspace-driver";
 import { NodeDisks } from "./node-disks";
+import type { NodeChannelClient } from "./node-channel/node-channel-client";
+import type { NodeRoutes } from "./node-channel/node-routes";
 import { NodeEngines } from "./node-engines";
 import {
   isUnreachable,
@@ -54,8 +56,12 @@ const EVENTS_POLL_MS = 1000;
 
 export interface SwarmDriverOptions extends HardeningOptions {
   placement: SwarmPlacement;
-  /** The nodes' engines this instance reaches; unset: the manager's own (found by `ready`). */
+  /** The nodes' engines this instance reaches; unset: its own node's (`local`, found by `ready`). */
   nodeEngines?: ReadonlyMap<string, Docker>;
+  /** This node's engine when the manager is another one (CODER_SWARM_MANAGER); unset: the manager. */
+  local?: Docker;
+  /** How to reach the instances on the other nodes (node-channel/); unset: only reachable engines. */
+  routes?: NodeRoutes;
 }
 
 interface Task {
@@ -81,6 +87,7 @@ export class SwarmDriver implements WorkspaceDriver {
   private readonly nodes: NodeEngines;
   private readonly disks: NodeDisks;
   private readonly closing = new ClosingProcesses();
+  private localNode: string | undefined;
 
   constructor(
     private readonly opts: SwarmDriverOptions,
@@ -107,7 +114,38 @@ export class SwarmDriver implements WorkspaceDriver {
         "the Docker engine is not a manager of a swarm; run the service against a manager node (docker swarm init)",
       );
     }
-    if (!this.opts.nodeEngines) this.nodes.add(info.Swarm.NodeID, this.manager);
+    this.localNode = await this.ownNode(info.Swarm.NodeID);
+    if (!this.opts.nodeEngines) this.nodes.add(this.localNode, this.opts.local ?? this.manager);
+  }
+
+  /** This instance's Swarm node: its own engine's, which is the manager's unless `local` is another. */
+  private async ownNode(managerNode: string): Promise<string> {
+    if (!this.opts.local) return managerNode;
+    const info = (await this.opts.local.info().catch((err: Error) => {
+      throw new Error(`this machine's Docker engine does not answer (${err.message})`);
+    })) as { Swarm?: { NodeID?: string } };
+    if (!info.Swarm?.NodeID)
+      throw new Error("this machine's Docker engine is not a node of the swarm (docker swarm join)");
+    return info.Swarm.NodeID;
+  }
+
+  /** The Swarm node this instance runs on (known once `ready` resolved). */
+  get nodeId(): string {
+    if (!this.localNode) throw new Error("the swarm driver is not ready yet");
+    return this.localNode;
+  }
+
+  /** The node a workspace is pinned to, once Swarm placed it; undefined for one never placed or gone. */
+  async nodeOfWorkspace(id: string): Promise<string | undefined> {
+    return this.pinnedNode(id).catch((err) => {
+      if (statusCode(err) === 404) return undefined;
+      throw err;
+    });
+  }
+
+  /** The instance on the workspace's node when this one does not reach that node's engine. */
+  private elsewhere(nodeId: string): Promise<NodeChannelClient> | undefined {
+    return this.nodes.has(nodeId) || !this.opts.routes ? undefined : this.opts.routes.to(nodeId);
   }
 
   /** Nothing is left half done between runs (no egress rules; disk images are attached at each start). */
@@ -185,7 +223,7 @@ export class SwarmDriver implements WorkspaceDriver {
 
   async start(id: string, signal?: AbortSignal): Promise<void> {
     await this.assertAvailable(id);
-    await this.disks.attach(await this.nodeOf(id), id);
+    if (this.disks.bounded) await this.disks.attach(await this.nodeOf(id), id);
     signal?.throwIfAborted();
     await this.scale(id, 1);
     await this.assertRuntime(id, await this.waitForRunningTask(id, signal));
@@ -312,13 +350,15 @@ export class SwarmDriver implements WorkspaceDriver {
   }
 
   /**
-   * Uses the container of the workspace's running task on its node's engine. No task runs: says why
-   * when its machine is the reason; the engine does not answer: its machine is lost, whatever the
-   * swarm says yet (it notices only after a few missed heartbeats).
+   * Runs `here` with the workspace's running task and its node's engine, or `there` through the
+   * instance on its node when this one does not reach that engine. No task runs: says why when its
+   * machine is the reason; the engine does not answer: its machine is lost, whatever the swarm says
+   * yet (it notices only after a few missed heartbeats).
    */
-  private async inRunningContainer<T>(
+  private async onTaskNode<T>(
     id: string,
-    use: (container: Docker.Container) => Promise<T>,
+    here: (task: RunningTask, engine: Docker) => Promise<T>,
+    there: (channel: NodeChannelClient) => Promise<T>,
   ): Promise<T> {
     const task = await this.runningTask(id);
     if (!task) {
@@ -326,7 +366,9 @@ export class SwarmDriver implements WorkspaceDriver {
       throw new Error("the workspace is not running");
     }
     try {
-      return await use(this.nodes.get(task.nodeId).getContainer(task.containerId));
+      const other = this.elsewhere(task.nodeId);
+      if (other) return await there(await other);
+      return await here(task, this.nodes.get(task.nodeId));
     } catch (err) {
       if (isUnreachable(err)) throw new NodeUnavailableError(nodeLost(task.nodeId));
       throw err;
@@ -343,8 +385,17 @@ export class SwarmDriver implements WorkspaceDriver {
     } catch (err) {
       if (statusCode(err) !== 404) throw err;
     }
-    if (node) await this.removeFromNode(id, this.nodes.get(node));
+    if (node) {
+      const other = this.elsewhere(node);
+      if (other) await (await other).removeLeftovers(id);
+      else await this.removeFromNode(id, this.nodes.get(node));
+    }
     await this.removeNetwork(id);
+  }
+
+  /** What a removed workspace left on this instance's node (asked by the instance that removed it). */
+  async removeLeftovers(id: string): Promise<void> {
+    await this.removeFromNode(id, this.nodes.get(this.nodeId));
   }
 
   /** The task's container (Swarm removes it soon after the service), jobs, then the volumes. */
@@ -467,32 +518,48 @@ export class SwarmDriver implements WorkspaceDriver {
     cmd: string[],
     options: { env?: string[]; backpressure?: boolean } = {},
   ): Promise<AttachedProcess> {
-    return this.inRunningContainer(id, (container) => execAttached(container, cmd, options, this.closing));
+    return this.onTaskNode(
+      id,
+      (task, engine) => execAttached(engine.getContainer(task.containerId), cmd, options, this.closing),
+      (channel) => channel.exec(id, cmd, options),
+    );
   }
 
   async execTty(id: string, cmd: string[], size: { cols: number; rows: number }): Promise<TtyProcess> {
-    return this.inRunningContainer(id, (container) => execOnTty(container, cmd, size, this.closing));
+    return this.onTaskNode(
+      id,
+      (task, engine) => execOnTty(engine.getContainer(task.containerId), cmd, size, this.closing),
+      (channel) => channel.execTty(id, cmd, size),
+    );
   }
 
   /** A plain container on the workspace's node: its volumes are local volumes there. */
   async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
     if (spec.network === "egress")
       throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
+    const node = await this.pinnedNode(id);
+    const other = node && this.elsewhere(node);
+    if (other) return (await other).volumeJob(id, spec);
     return startVolumeJob(await this.nodeOf(id), volumeJobSpec(id, spec, this.opts));
   }
 
   /** A plain container on the workspace's node, in the network namespace of its task's container. */
   async browserJob(id: string, spec: BrowserJobSpec): Promise<{ exitCode: number; stdout: string }> {
-    const task = await this.runningTask(id);
-    if (!task) throw new Error("the workspace is not running");
-    const options = browserJobSpec(id, spec, this.opts);
-    const { statusCode, output } = await runJobContainer(
-      this.nodes.get(task.nodeId),
-      { ...options, HostConfig: { ...options.HostConfig, NetworkMode: `container:${task.containerId}` } },
-      { outputLimit: spec.outputLimit, timeoutMs: spec.timeoutMs, stdoutOnly: true },
+    return this.onTaskNode(
+      id,
+      async (task, engine) => {
+        const options = browserJobSpec(id, spec, this.opts);
+        const { statusCode, output } = await runJobContainer(
+          engine,
+          { ...options, HostConfig: { ...options.HostConfig, NetworkMode: `container:${task.containerId}` } },
+          { outputLimit: spec.outputLimit, timeoutMs: spec.timeoutMs, stdoutOnly: true },
+        );
+        return { exitCode: statusCode, stdout: output };
+      },
+      (channel) => channel.browserJob(id, spec),
     );
-    return { exitCode: statusCode, stdout: output };
   }
+
 
   settle(): Promise<void> {
     return this.closing.settle();

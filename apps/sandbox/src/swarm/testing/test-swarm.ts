@@ -10,7 +10,9 @@ import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import Docker from "dockerode";
 import { ensureSwarmTools } from "../../../../../scripts/lib/swarm-tools.mjs";
+import type { ClusterTlsFiles } from "../../config/swarm-nodes-config";
 import { until } from "../../testing/until";
+import { makeClusterCertificates } from "./test-certificates";
 
 const run = promisify(execFile);
 
@@ -20,6 +22,8 @@ const HOST_LINK = /^csw(\d+)h\d$/;
 const RUN_ROOT = "/run";
 const DATA_ROOT = "/var/lib/coder-test-swarm";
 const CGROUP_ROOT = "/sys/fs/cgroup";
+/** The manager engine's API over TLS, as an instance on a worker reaches it (CODER_SWARM_MANAGER). */
+const MANAGER_TLS_PORT = 2376;
 
 export interface TestSwarmNode {
   /** `csw<pid>-<n>`: the network namespace, its engine's folders and its containers' cgroup parent. */
@@ -33,11 +37,20 @@ export interface TestSwarmNode {
   address: string;
   /** The host's end of the node's own link to the host: the host as the node sees it. */
   hostAddress: string;
+  /** The node's end of that link: the node as the host sees it. */
+  linkAddress: string;
 }
 
 export interface TestSwarm {
   manager: TestSwarmNode;
   worker: TestSwarmNode;
+  /**
+   * The cluster's CA and a certificate it signs for 127.0.0.1 and both nodes' link addresses: the
+   * manager engine's TLS API takes it, and the service instances use it for their node channels.
+   */
+  tls: ClusterTlsFiles;
+  /** `tcp://<manager>:2376`: the manager's engine API, mutual TLS with `tls` only. */
+  managerEndpoint: string;
   /** Leaves the swarm, stops both engines, deletes their namespaces, links and folders. */
   remove(): Promise<void>;
 }
@@ -88,11 +101,22 @@ export async function startTestSwarm(images: string[]): Promise<TestSwarm> {
   const plans = plan(process.pid);
   const remove = () => removeNodes(plans.map((p) => p.name));
   try {
+    // With the manager's folders: removed with them, also by a later run's clean-up.
+    const tls = await makeClusterCertificates(path.join(runDir(plans[0].name), "tls"), [
+      "127.0.0.1",
+      ...plans.map((p) => p.linkAddress),
+    ]);
     await linkNamespaces(plans);
-    const dockers = await Promise.all(plans.map(startEngine));
+    const dockers = await Promise.all(plans.map((p, i) => startEngine(p, i === 0 ? tls : undefined)));
     const [manager, worker] = await formSwarm(plans, dockers as [Docker, Docker]);
     await loadImages(images, [manager.docker, worker.docker]);
-    return { manager, worker, remove };
+    return {
+      manager,
+      worker,
+      tls,
+      managerEndpoint: `tcp://${plans[0].linkAddress}:${MANAGER_TLS_PORT}`,
+      remove,
+    };
   } catch (err) {
     await remove();
     throw err;
@@ -117,7 +141,8 @@ async function linkNamespaces([one, two]: [NodePlan, NodePlan]): Promise<void> {
   }
 }
 
-async function startEngine(node: NodePlan): Promise<Docker> {
+/** Starts a node's engine; with `tls`, it also serves its API on MANAGER_TLS_PORT to cluster certificates only. */
+async function startEngine(node: NodePlan, tls?: ClusterTlsFiles): Promise<Docker> {
   const dir = runDir(node.name);
   await mkdir(dir, { recursive: true });
   await mkdir(path.join(DATA_ROOT, node.name), { recursive: true });
@@ -135,6 +160,15 @@ async function startEngine(node: NodePlan): Promise<Docker> {
       `--bip=${node.bridge}`,
       `--cgroup-parent=/${node.name}`,
       "--userland-proxy=false",
+      ...(tls
+        ? [
+            `--host=tcp://0.0.0.0:${MANAGER_TLS_PORT}`,
+            "--tlsverify",
+            `--tlscacert=${tls.ca}`,
+            `--tlscert=${tls.cert}`,
+            `--tlskey=${tls.key}`,
+          ]
+        : []),
     ],
     // Detached: a killed test run leaves the engine to the next run's clean-up, not half stopped.
     { detached: true, stdio: ["ignore", log, log] },
@@ -197,6 +231,7 @@ async function formSwarm(
     nodeId: id,
     address: p.address,
     hostAddress: p.hostAddress,
+    linkAddress: p.linkAddress,
   });
   return [node(one, manager, managerId), node(two, worker, workerId)];
 }
