@@ -196,7 +196,29 @@ export async function run(): Promise<BenchResult[]> {
       for (const concurrency of [1, CONCURRENCY]) {
         const direct = await containerLoad(t.instance, id, concurrency);
         const via = await previewLoad(root, cookie, concurrency);
-        results.push(...rows(`${concurrency} at a time`, via, direct, concurrency));
+        // The A/B of one run: the gate's four lookups in the database on every request.
+        t.service.access.enabled = false;
+        const uncached = await previewLoad(root, cookie, concurrency).finally(() => {
+          t.service.access.enabled = true;
+        });
+        results.push(
+          ...rows(`${concurrency} at a time`, via, direct, concurrency),
+          {
+            name: `${concurrency} at a time, the access cache off: p50 through the preview`,
+            value: round(percentile(uncached.latencies, 50), 3),
+            unit: "ms",
+            ratio: round(percentile(uncached.latencies, 50) / percentile(direct.latencies, 50), 2),
+          },
+          {
+            name: `${concurrency} at a time, the access cache off: requests per second through the preview`,
+            value: round(uncached.latencies.length / uncached.seconds, 0),
+            unit: "req/s",
+            ratio: round(
+              uncached.latencies.length / uncached.seconds / (direct.latencies.length / direct.seconds),
+              2,
+            ),
+          },
+        );
       }
 
       const ws = previewSocket(root, cookie);
