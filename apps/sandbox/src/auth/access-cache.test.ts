@@ -73,6 +73,21 @@ describe.each(DIALECTS)("the access cache on %s: every change refuses the very n
     expect(await here.auth.roles.of(first, "miaswork0001")).toBe("owner");
   });
 
+  it("keeps its answers through the writes people's work makes: their last-seen time, a workspace's last use", async () => {
+    const { userId, cookie } = await signedIn(here.db);
+    await addWorkspaceRow(here.db, "miaswork0003", { ownerId: userId });
+    const first = await here.auth.session(cookie);
+    await database.db.deleteFrom("login_sessions").execute();
+    const now = new Date().toISOString();
+    await here.db.updateTable("users").set({ last_seen_at: now }).where("id", "=", userId).execute();
+    await here.db
+      .updateTable("workspaces")
+      .set({ last_used_at: now })
+      .where("id", "=", "miaswork0003")
+      .execute();
+    expect(await here.auth.session(cookie)).toEqual(first);
+  });
+
   it("a logout refuses the cookie's very next request", async () => {
     const { cookie } = await signedIn(here.db);
     expect(await here.auth.session(cookie)).not.toBeNull();

@@ -27,8 +27,11 @@ const ACCESS_TABLES = new Set([
 
 const WRITES = new Set(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryNode", "MergeQueryNode"]);
 
-/** The person's "last seen" time, written from the session check itself: it changes nobody's access. */
-const UNRELATED_COLUMNS = new Set(["last_seen_at"]);
+/**
+ * Times written while people work, which no access check reads: a person's "last seen" (from the
+ * session check itself) and a workspace's last use (the idle stopper's, every few seconds).
+ */
+const UNRELATED_COLUMNS = new Set(["last_seen_at", "last_used_at"]);
 
 /** Every table a query names, wherever in it (a write's target, a subquery, a join). */
 function tablesOf(node: unknown, found = new Set<string>()): Set<string> {
