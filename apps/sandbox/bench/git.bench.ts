@@ -1,11 +1,14 @@
+import { createTRPCClient, httpLink } from "@trpc/client";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
 import { execIn, startTestService, waitForStatus } from "../src/testing/harness";
 import { until } from "../src/testing/until";
+import type { AppRouter } from "../src/trpc/router";
 
 const FILES = 20_000;
 const CHANGED = 200;
-const RUNS = 45;
+/** Samples with the access cache, and as many without (auth/access-cache.ts: the A/B of one run). */
+const RUNS = 40;
 const STATUS = "git status --porcelain=v2 --branch -z --untracked-files=all";
 
 /** 20 000 files in 200 folders, committed; then 200 of them changed (100 edited, 50 deleted, 50 new). */
@@ -57,23 +60,36 @@ export async function run(): Promise<BenchResult[]> {
     // Each sample pairs the three ways back to back, so load on the shared machine hits all alike.
     const service: number[] = [];
     const daemonOnly: number[] = [];
+    // The same call with every session and role lookup going to the database.
+    const serviceUncached: number[] = [];
+    // The same call from a client that sends it at once: the usual client (the web UI's too) waits
+    // a timer tick to batch calls together, which Node makes at least a millisecond.
+    const serviceUnbatched: number[] = [];
+    const unbatched = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${t.url}/api/trpc`, headers: () => ({ origin: t.url, cookie: t.cookie }) })],
+    });
+    const daemonOnlyUncached: number[] = [];
     const container: number[] = [];
     // A status in the background never takes the index lock (a person's git in a terminal would
     // find it locked), so it never rewrites a stale index: the daemon runs it so.
     const containerNoLocks: number[] = [];
     const daemon = await t.service.daemons.running(workspaceId);
+    let cached = true;
     const throughService = async () => {
       const start = performance.now();
       await t.api.git.status.query({ workspaceId });
-      service.push(performance.now() - start);
+      (cached ? service : serviceUncached).push(performance.now() - start);
     };
     // Without the HTTP edge, session and role checks: where the rest of the time goes.
     const straightToDaemon = async () => {
       const start = performance.now();
       await daemon.request("git.status", {});
-      daemonOnly.push(performance.now() - start);
+      (cached ? daemonOnly : daemonOnlyUncached).push(performance.now() - start);
     };
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < 2 * RUNS; i++) {
+      // Two samples with the cache, two without, each way round.
+      cached = i % 4 < 2;
+      t.service.access.enabled = cached;
       // The two take turns going first: the call right after the container's own status (which
       // rewrites the index, and the daemon's watcher reports that) may pay for it.
       if (i % 2 === 0) {
@@ -82,6 +98,11 @@ export async function run(): Promise<BenchResult[]> {
       } else {
         await straightToDaemon();
         await throughService();
+      }
+      if (cached) {
+        const start = performance.now();
+        await unbatched.git.status.query({ workspaceId });
+        serviceUnbatched.push(performance.now() - start);
       }
       const timed = await execIn(t.instance, workspaceId, ["sh", "-c", timeInContainer]);
       const [plain = Number.NaN, noLocks = Number.NaN] = timed.out
@@ -95,6 +116,14 @@ export async function run(): Promise<BenchResult[]> {
     const theirs = percentile(container, 50);
     const ratio = round(ours / theirs, 2);
     const size = `${FILES} files, ${CHANGED} changed, median of ${service.length}`;
+    const leg = (through: number[], straight: number[]) =>
+      round(
+        percentile(
+          through.map((ms, i) => ms - (straight[i] ?? Number.NaN)),
+          50,
+        ),
+        1,
+      );
     return [
       { name: `git status in the container (${size})`, value: round(theirs, 1), unit: "ms" },
       {
@@ -110,14 +139,25 @@ export async function run(): Promise<BenchResult[]> {
       {
         // Paired per sample, so the status's own spread cancels out.
         name: "the tRPC leg: through the service minus straight to the daemon, median of pairs",
-        value: round(
-          percentile(
-            service.map((ms, i) => ms - (daemonOnly[i] ?? Number.NaN)),
-            50,
-          ),
-          1,
-        ),
+        value: leg(service, daemonOnly),
         unit: "ms",
+      },
+      {
+        name: "the tRPC leg with the access cache off (every session and role lookup in the database), same run",
+        value: leg(serviceUncached, daemonOnlyUncached),
+        unit: "ms",
+      },
+      {
+        name: "git.status through the service from a client that does not batch (no timer tick), same run",
+        value: round(percentile(serviceUnbatched, 50), 1),
+        unit: "ms",
+        ratio: round(percentile(serviceUnbatched, 50) / theirs, 2),
+      },
+      {
+        name: "git.status through the service with the access cache off, same run",
+        value: round(percentile(serviceUncached, 50), 1),
+        unit: "ms",
+        ratio: round(percentile(serviceUncached, 50) / theirs, 2),
       },
       {
         name: "git.status through the service (tRPC → daemon → git, parsed and checked)",

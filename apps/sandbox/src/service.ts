@@ -7,6 +7,7 @@ import { loadAgentConfig } from "./agent/config/agent-config";
 import { daemonWorkspace } from "./agent/workspace/workspace-port";
 import { AuditLog } from "./audit/audit-log";
 import { RetentionPurge } from "./audit/retention-purge";
+import { AccessCache } from "./auth/access-cache";
 import { AuthService } from "./auth/auth-service";
 import { startOidcSignIn } from "./auth/oidc-start";
 import { PeopleChanges } from "./auth/people-changes";
@@ -63,8 +64,10 @@ export interface RunningService {
   audit: AuditLog;
   /** Each person's git tokens, and the one-shot ids of the calls whose git may ask for one. */
   git: { credentials: GitCredentials; calls: CredentialCalls };
-  /** The service's database (tests make accounts on it). */
+  /** The service's database (tests make accounts on it; its writes reach `access` like the service's own). */
   db: Db;
+  /** What the access checks remember for a moment (benches turn it off to compare). */
+  access: AccessCache;
   close(): Promise<void>;
 }
 
@@ -82,9 +85,12 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   const agentConfig = loadAgentConfig(config.agent, config.dataDir);
-  const db = await openDatabase(config, log);
+  // Every write goes through the access cache's plugin: one to an access table forgets its answers.
+  const access = new AccessCache();
+  const db = (await openDatabase(config, log)).withPlugin(access.writes);
   const cluster = await joinCluster(config, db, log);
-  const auth = new AuthService(db);
+  const stopAccess = access.listen(cluster.bus);
+  const auth = new AuthService(db, undefined, access);
   const audit = new AuditLog(db, log);
   const retention = new RetentionPurge(audit, config.auditRetentionDays, log);
   const adminToken = await auth.ensureAdminToken();
@@ -192,6 +198,7 @@ export async function startService(
       roles: auth.roles,
       sessions: previewSessions,
       visibility: previewVisibility,
+      access,
     }),
     tokens: previewTokens,
     sessions: previewSessions,
@@ -263,6 +270,7 @@ export async function startService(
     audit,
     git: { credentials: gitCredentials, calls: credentialCalls },
     db,
+    access,
     async close() {
       await sweeper.stop();
       await retention.stop();
@@ -282,6 +290,7 @@ export async function startService(
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();
       await audit.settled();
+      stopAccess();
       await cluster.leave();
       await db.destroy();
     },

@@ -1,6 +1,7 @@
 import { AccessCloseCode } from "@coder/protocol";
 import type { Db } from "../db/database";
 import { FIRST_ADMIN_ID } from "../db/migrations";
+import { AccessCache } from "./access-cache";
 import { ConnectionRegistry } from "./connection-registry";
 import { Invites } from "./invites";
 import { LastSeen } from "./last-seen";
@@ -39,12 +40,17 @@ export class AuthService {
   readonly signInFailures: SignInFailures;
   private readonly lastSeen: LastSeen;
 
+  /**
+   * `access` remembers the answers of `sessionById` and `roles.of` for a moment; it must see every
+   * write to `db` (its plugin is on it), or be `AccessCache.none()` (the default).
+   */
   constructor(
     private readonly db: Db,
     readonly connections = new ConnectionRegistry(),
+    private readonly access = AccessCache.none(),
   ) {
     this.shares = new ShareLinks(db, connections);
-    this.roles = new WorkspaceRoles(db);
+    this.roles = new WorkspaceRoles(db, access);
     this.members = new NamedShares(db, connections);
     this.profiles = new Profiles(db);
     this.invites = new Invites(db);
@@ -142,6 +148,14 @@ export class AuthService {
 
   /** Like `session`, by the stored id of the session (the hash of its cookie): a preview origin's check. */
   async sessionById(sessionId: string): Promise<Principal | null> {
+    const principal = await this.access.remember(`session\n${sessionId}`, () =>
+      this.lookUpSession(sessionId),
+    );
+    if (principal?.kind === "user") void this.lastSeen.touch(principal.userId);
+    return principal;
+  }
+
+  private async lookUpSession(sessionId: string): Promise<Principal | null> {
     const row = await this.db
       .selectFrom("login_sessions")
       .innerJoin("users", "users.id", "login_sessions.user_id")
@@ -151,7 +165,6 @@ export class AuthService {
       .where("users.suspended_at", "is", null)
       .executeTakeFirst();
     if (!row) return this.shares.guest(sessionId);
-    void this.lastSeen.touch(row.id);
     return { kind: "user", sessionId, userId: row.id, name: row.display_name, siteRole: row.site_role };
   }
 

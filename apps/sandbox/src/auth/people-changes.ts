@@ -1,5 +1,5 @@
-import { noticeWakeups } from "../agent/events/notice-wakeups";
 import type { LiveBus } from "../events/live-bus";
+import { noticeWakeups } from "../events/notice-wakeups";
 
 /** One key for the whole list: the admin page re-reads all of it whoever changed. */
 const EVERYONE = "everyone";

@@ -1,4 +1,5 @@
 import type { Db } from "../db/database";
+import { AccessCache } from "./access-cache";
 import { guestRoleOn, type Principal, type Role } from "./principal";
 
 type User = Extract<Principal, { kind: "user" }>;
@@ -19,27 +20,34 @@ export interface HeldPair {
 const pairKey = (p: HeldPair) => `${p.userId}\n${p.workspaceId}`;
 
 /**
- * A user's role on a workspace, from the database on every check: owner of what they own, the
- * role a named share gives them (`workspace_members`), and owner of everything as a site admin
- * (administration, docs/security.md); nothing otherwise. The owner of workspace A is nobody on
- * workspace B. Guests keep their link's role on their one workspace. Never cached: a share
- * revoked or an account demoted counts from the next call on.
+ * A user's role on a workspace, from the database: owner of what they own, the role a named share
+ * gives them (`workspace_members`), and owner of everything as a site admin (administration,
+ * docs/security.md); nothing otherwise. The owner of workspace A is nobody on workspace B. Guests
+ * keep their link's role on their one workspace. `of` is remembered for a moment (`access`), and
+ * forgotten at every write that could change it: a share revoked or an account demoted counts from
+ * the next call on.
  */
 export class WorkspaceRoles {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly access = AccessCache.none(),
+  ) {}
 
   /** The principal's role on `workspaceId`, or null when it may not see that workspace at all. */
   async of(principal: Principal, workspaceId: string): Promise<Role | null> {
     if (principal.kind === "guest") return guestRoleOn(principal, workspaceId);
-    // One indexed lookup: the workspace's primary key and the member row's (workspace, user) key.
-    const row = await this.db
-      .selectFrom("workspaces as w")
-      .leftJoin("workspace_members as m", (j) =>
-        j.onRef("m.workspace_id", "=", "w.id").on("m.user_id", "=", principal.userId),
-      )
-      .select(["w.owner_id", "m.role"])
-      .where("w.id", "=", workspaceId)
-      .executeTakeFirst();
+    const { userId } = principal;
+    const row = await this.access.remember(`role\n${userId}\n${workspaceId}`, () =>
+      // One indexed lookup: the workspace's primary key and the member row's (workspace, user) key.
+      this.db
+        .selectFrom("workspaces as w")
+        .leftJoin("workspace_members as m", (j) =>
+          j.onRef("m.workspace_id", "=", "w.id").on("m.user_id", "=", userId),
+        )
+        .select(["w.owner_id", "m.role"])
+        .where("w.id", "=", workspaceId)
+        .executeTakeFirst(),
+    );
     return this.userRole(principal, row ?? { owner_id: null, role: null });
   }
 

@@ -11,11 +11,11 @@ const CONNECTED = 0x2b; // "+"
 
 /**
  * The relay run inside the container for one tunnel (`node -e`, the port as its argument): connects
- * to 127.0.0.1:<port>, says so with one byte, then pipes stdin to the socket and the socket to
+ * to 127.0.0.1:<port> (without Nagle's delay), says so with one byte, then pipes stdin to the socket and the socket to
  * stdout, half-closes each way, and exits when both are done. Nothing listening: exits with 3 and
  * no output. Node writes to a pipe synchronously, so a full pipe holds the relay (backpressure).
  */
-const RELAY = `const s=require("net").connect(+process.argv[1],"127.0.0.1");
+const RELAY = `const s=require("net").connect({port:+process.argv[1],host:"127.0.0.1",noDelay:true});
 s.once("error",()=>process.exit(s.connecting?3:0));
 s.once("connect",()=>{process.stdout.write("+");s.pipe(process.stdout);process.stdin.pipe(s);});
 s.once("close",()=>process.exit(0));`;

@@ -36,9 +36,10 @@ const MAX_PORT_LINE = 6;
  * RELAY_KEY): listens on a unix socket in a folder only it mounts; per connection reads one line, a
  * port, connects to 127.0.0.1:<port> in the workspace's network namespace, answers the key and "+"
  * once connected (nothing listens: closes without a byte), then pipes both ways with half-close and
- * backpressure; a connection that ends before its port line is closed (it would count against the
- * bound for good). The key proves to the service that the relay answers, not whatever the socket's
- * path was swapped for.
+ * backpressure, without Nagle's delay toward the app (a request's head and body, written apart, would
+ * otherwise wait for the app's delayed acknowledgement); a connection that ends before its port line
+ * is closed (it would count against the bound for good). The key proves to the service that the
+ * relay answers, not whatever the socket's path was swapped for.
  */
 const RELAY = String.raw`const net=require("net"),fs=require("fs");
 const sock=process.argv[1],key=process.env.RELAY_KEY;delete process.env.RELAY_KEY;
@@ -50,7 +51,7 @@ if(nl<0){if(line.length>${MAX_PORT_LINE})c.destroy();return;}
 c.off("data",onData);c.off("end",onEnd);c.pause();const text=line.slice(0,nl),port=+text;
 if(!/^[0-9]{1,5}$/.test(text)||port<1||port>65535)return c.destroy();
 if(nl+1<line.length)c.unshift(Buffer.from(line.slice(nl+1),"latin1"));
-const s=net.connect({port,host:"127.0.0.1",allowHalfOpen:true});
+const s=net.connect({port,host:"127.0.0.1",allowHalfOpen:true,noDelay:true});
 s.on("error",()=>{s.destroy();c.destroy();});
 s.once("connect",()=>{c.write(key+"+");s.pipe(c);c.pipe(s);c.resume();});
 s.once("close",()=>{if(!s.readableEnded)c.destroy();});

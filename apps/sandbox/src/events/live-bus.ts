@@ -4,7 +4,8 @@
  * request id), a request to stop a session's turn (key: session id), who is on a workspace (key:
  * workspace id), a workspace's list of conversations (key: workspace id), a new line or setting
  * of the people's talk (key: workspace id), a preview port's visibility (key: `<workspace id>:<port>`),
- * the service's accounts (auth/people-changes.ts).
+ * the service's accounts (auth/people-changes.ts), a write to a table the access checks read (key:
+ * unused; auth/access-cache.ts).
  * Notices carry ids only: the committed rows are the truth, and a listener re-reads
  * them, so a missed notice costs a read, never an event.
  */
@@ -18,6 +19,7 @@ export const TOPICS = [
   "talk",
   "preview",
   "people",
+  "access",
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 

@@ -1,6 +1,8 @@
 import type { PreviewVisibility } from "@coder/protocol";
+import type { AccessCache } from "../auth/access-cache";
 import type { AuthService } from "../auth/auth-service";
 import type { Principal } from "../auth/principal";
+import { hashSecret } from "../auth/secrets";
 import type { WorkspaceRoles } from "../auth/workspace-roles";
 import type { PreviewTarget } from "./preview-host";
 import type { PreviewSessions } from "./preview-sessions";
@@ -21,13 +23,16 @@ export interface PreviewGateDeps {
   roles: Pick<WorkspaceRoles, "of">;
   sessions: PreviewSessions;
   visibility: PreviewVisibilityStore;
+  /** Remembers the cookie's holder and the port's visibility for a moment (the session and role: `auth`, `roles`). */
+  access: AccessCache;
 }
 
 /**
- * Who may open a port's preview, checked on every request and upgrade (nothing is remembered
- * between them, so a logout, a revoked share, a suspension or a visibility change refuses the
- * next one): the preview cookie's IDE session must still hold, and its role on the workspace must
- * reach the port's visibility (private: owner and editors; workspace: any role; public: anyone).
+ * Who may open a port's preview, checked on every request and upgrade: the preview cookie's IDE
+ * session must still hold, and its role on the workspace must reach the port's visibility
+ * (private: owner and editors; workspace: any role; public: anyone). The answers come from the
+ * access cache, which forgets them at every write that changes them, so a logout, a revoked
+ * share, a suspension or a visibility change still refuses the next request.
  */
 export class PreviewGate {
   constructor(private readonly deps: PreviewGateDeps) {}
@@ -40,7 +45,10 @@ export class PreviewGate {
 
   /** The decision for `principal` (null: nobody signed in) on `target`. */
   async decide(principal: Principal | null, target: PreviewTarget): Promise<PreviewDecision> {
-    const visibility = await this.deps.visibility.of(target.workspaceId, target.port);
+    const { workspaceId, port } = target;
+    const visibility = await this.deps.access.remember(`visibility\n${workspaceId}\n${port}`, () =>
+      this.deps.visibility.of(workspaceId, port),
+    );
     const role = principal ? await this.deps.roles.of(principal, target.workspaceId) : null;
     if (visibilityAllows(visibility, role)) return { kind: "allow", principal, visibility };
     return principal ? { kind: "forbidden" } : { kind: "sign-in" };
@@ -48,7 +56,12 @@ export class PreviewGate {
 
   /** The decision for a request carrying the preview cookie `cookie` (or none). */
   async check(cookie: string | undefined, target: PreviewTarget): Promise<PreviewDecision> {
-    const holder = cookie ? await this.deps.sessions.holder(cookie, target) : null;
+    const holder = cookie
+      ? await this.deps.access.remember(
+          `preview\n${hashSecret(cookie)}\n${target.workspaceId}\n${target.port}`,
+          () => this.deps.sessions.holder(cookie, target),
+        )
+      : null;
     const principal = holder ? await this.principal(holder) : null;
     return this.decide(principal, target);
   }

@@ -22,10 +22,13 @@ describe("what a workspace's node stands in its way with", () => {
       );
   });
 
-  it("takes a refused or missing engine socket for a lost machine, not a connection reset mid-answer", () => {
+  it("takes a refused, reset-while-connecting or missing engine socket for a lost machine, not a connection reset mid-answer", () => {
     expect(isUnreachable(Object.assign(new Error("connect"), { code: "ECONNREFUSED" }))).toBe(true);
     expect(isUnreachable(Object.assign(new Error("connect"), { code: "ENOENT" }))).toBe(true);
     expect(isUnreachable(Object.assign(new Error("reset"), { code: "ECONNRESET" }))).toBe(false);
+    expect(
+      isUnreachable(Object.assign(new Error("connect"), { code: "ECONNRESET", syscall: "connect" })),
+    ).toBe(true);
     expect(isUnreachable(new Error("no such container"))).toBe(false);
   });
 });

@@ -62,9 +62,11 @@ export async function problemsOfNodes(manager: Docker): Promise<(nodeId: string)
 const UNREACHABLE = ["ECONNREFUSED", "ENOENT", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT"];
 
 /**
- * An engine's connection failed (refused, no socket, no route, timed out): its machine is gone as
+ * An engine's connection failed (refused, reset while connecting, no socket, no route, timed out): its machine is gone as
  * far as this instance can tell, whatever the swarm says yet.
  */
 export function isUnreachable(err: unknown): boolean {
-  return UNREACHABLE.includes((err as { code?: string }).code ?? "");
+  const { code = "", syscall } = err as { code?: string; syscall?: string };
+  // An engine going away may still take a connection and drop it: reset while connecting.
+  return UNREACHABLE.includes(code) || (code === "ECONNRESET" && syscall === "connect");
 }

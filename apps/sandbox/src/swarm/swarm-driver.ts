@@ -28,9 +28,9 @@ import type {
   WorkspaceSpec,
   WorkspaceState,
 } from "../driver/workspace-driver";
-import { NodeDisks } from "./node-disks";
 import type { NodeChannelClient } from "./node-channel/node-channel-client";
 import type { NodeRoutes } from "./node-channel/node-routes";
+import { NodeDisks } from "./node-disks";
 import { NodeEngines } from "./node-engines";
 import {
   isUnreachable,
@@ -204,7 +204,8 @@ export class SwarmDriver implements WorkspaceDriver {
     });
     await this.waitForNoTask(spec.id, signal);
     signal?.throwIfAborted();
-    await this.disks.create(this.nodes.get(task.nodeId), spec.id, labels);
+    // Plain volumes need nothing here (the task's first start makes them on whichever node it is).
+    if (this.disks.bounded) await this.disks.create(this.nodes.get(task.nodeId), spec.id, labels);
   }
 
   /**
@@ -559,7 +560,6 @@ export class SwarmDriver implements WorkspaceDriver {
       (channel) => channel.browserJob(id, spec),
     );
   }
-
 
   settle(): Promise<void> {
     return this.closing.settle();

@@ -1,9 +1,9 @@
 import type { TalkLine, TalkUpdate } from "@coder/protocol";
-import { noticeWakeups } from "../agent/events/notice-wakeups";
 import type { Principal, Role } from "../auth/principal";
 import type { Db } from "../db/database";
 import { ServiceError } from "../errors/service-error";
 import type { LiveBus } from "../events/live-bus";
+import { noticeWakeups } from "../events/notice-wakeups";
 import { type PeopleNotice, PeopleNotices } from "./people-notices";
 import { SendRate } from "./send-rate";
 import { type Speaker, speakerOf, userSpeaker } from "./speaker";

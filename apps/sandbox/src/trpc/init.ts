@@ -185,7 +185,8 @@ const base = t.procedure.use(signedIn).use(mapErrors);
 
 /**
  * The one role check: the caller may act as `needed` on `workspace` (null: the service itself).
- * Returns their role there. A user's role comes from the database on every call.
+ * Returns their role there. A user's role comes from the database, through the access cache
+ * (auth/access-cache.ts), which forgets it at every change: a revocation counts from the next call.
  */
 export async function authorize(
   ctx: Pick<Context, "roles"> & { principal: Principal },

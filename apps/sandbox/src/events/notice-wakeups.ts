@@ -1,4 +1,4 @@
-import type { LiveBus, Topic } from "../../events/live-bus";
+import type { LiveBus, Topic } from "./live-bus";
 
 /**
  * Yields once at once and then once after each notice of `topic` for `key` (or a notice that
