@@ -164,11 +164,7 @@ export class SwarmDriver implements WorkspaceDriver {
    */
   async create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void> {
     if (spec.egress) throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
-    const labels = {
-      [LABEL_MANAGED]: "true",
-      [LABEL_INSTANCE]: this.opts.instance,
-      [LABEL_WORKSPACE]: spec.id,
-    };
+    const labels = this.labelsOf(spec.id);
     try {
       await this.manager.createNetwork({
         Name: networkName(this.opts.instance, spec.id),
@@ -205,7 +201,28 @@ export class SwarmDriver implements WorkspaceDriver {
     await this.waitForNoTask(spec.id, signal);
     signal?.throwIfAborted();
     // Plain volumes need nothing here (the task's first start makes them on whichever node it is).
-    if (this.disks.bounded) await this.disks.create(this.nodes.get(task.nodeId), spec.id, labels);
+    if (this.disks.bounded) await this.disksOn(task.nodeId, spec.id, "create");
+  }
+
+  private labelsOf(id: string): Record<string, string> {
+    return { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.opts.instance, [LABEL_WORKSPACE]: id };
+  }
+
+  /** The workspace's disk images made or attached on its node: here, or by the instance there. */
+  private async disksOn(node: string, id: string, step: "create" | "attach"): Promise<void> {
+    const other = this.elsewhere(node);
+    if (other) await (await other).disks(id, step);
+    else await this.disksWith(this.nodes.get(node), id, step);
+  }
+
+  /** Asked by the instance creating or starting a workspace on this instance's node. */
+  async disksHere(id: string, step: "create" | "attach"): Promise<void> {
+    await this.disksWith(this.nodes.get(this.nodeId), id, step);
+  }
+
+  private async disksWith(engine: Docker, id: string, step: "create" | "attach"): Promise<void> {
+    if (step === "create") await this.disks.create(engine, id, this.labelsOf(id));
+    else await this.disks.attach(engine, id);
   }
 
   /**
@@ -224,7 +241,11 @@ export class SwarmDriver implements WorkspaceDriver {
 
   async start(id: string, signal?: AbortSignal): Promise<void> {
     await this.assertAvailable(id);
-    if (this.disks.bounded) await this.disks.attach(await this.nodeOf(id), id);
+    if (this.disks.bounded) {
+      const node = await this.pinnedNode(id);
+      if (!node) throw new Error("the workspace was never placed on a machine of the swarm");
+      await this.disksOn(node, id, "attach");
+    }
     signal?.throwIfAborted();
     await this.scale(id, 1);
     await this.assertRuntime(id, await this.waitForRunningTask(id, signal));

@@ -14,6 +14,8 @@ const size = { cols: z.number().int().min(1).max(1000), rows: z.number().int().m
 export const channelRequestSchema = z.discriminatedUnion("op", [
   /** The volumes and containers a removed workspace left on the node (its volumes live there). */
   z.strictObject({ op: z.literal("removeLeftovers"), workspaceId }),
+  /** The disk images of a workspace with a quota, made or put back on loop devices on its node. */
+  z.strictObject({ op: z.literal("disks"), workspaceId, step: z.enum(["create", "attach"]) }),
   z.strictObject({
     op: z.literal("exec"),
     workspaceId,

@@ -57,6 +57,12 @@ export class NodeChannelClient {
     return this.attached({ op: "volumeJob", workspaceId, spec });
   }
 
+  /** Once resolved, the workspace's disk images are made (`create`) or attached (`attach`) on that node. */
+  async disks(workspaceId: string, step: "create" | "attach"): Promise<void> {
+    const framed = await this.open({ op: "disks", workspaceId, step }, { closed: () => undefined });
+    framed.close();
+  }
+
   /** Once resolved, what the removed workspace left on that node is gone. */
   async removeLeftovers(workspaceId: string): Promise<void> {
     const framed = await this.open({ op: "removeLeftovers", workspaceId }, { closed: () => undefined });

@@ -11,6 +11,7 @@ import { FramedSocket, FrameKind } from "./framed-socket";
 export interface NodeLocalDriver
   extends Pick<WorkspaceDriver, "exec" | "execTty" | "volumeJob" | "browserJob"> {
   removeLeftovers(id: string): Promise<void>;
+  disksHere(id: string, step: "create" | "attach"): Promise<void>;
   /** This instance's Swarm node. */
   readonly nodeId: string;
   /** The node the workspace is pinned to, once placed. */
@@ -126,6 +127,12 @@ export class NodeChannelServer {
       }
       if (node !== this.driver.nodeId)
         throw new ServiceError("forbidden", "that workspace does not run on this instance's node");
+      if (request.op === "disks") {
+        await this.driver.disksHere(request.workspaceId, request.step);
+        framed.sendControl({ type: "started" });
+        framed.close();
+        return undefined;
+      }
       return await this.start(request, framed);
     } catch (err) {
       const kind = err instanceof ServiceError ? err.kind : undefined;
@@ -141,7 +148,7 @@ export class NodeChannelServer {
   }
 
   private async start(
-    request: Exclude<ChannelRequest, { op: "removeLeftovers" }>,
+    request: Exclude<ChannelRequest, { op: "removeLeftovers" | "disks" }>,
     framed: FramedSocket,
   ): Promise<Running> {
     const { workspaceId: id } = request;
