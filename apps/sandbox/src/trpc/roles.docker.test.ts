@@ -114,6 +114,8 @@ const EXPECTED: Record<string, `${Access["role"]} on ${Access["on"]}`> = {
   "user.list": "admin on service",
   "user.update": "admin on service",
   "user.delete": "admin on service",
+  // The admin page's live list: a ping when the people change, nothing else.
+  "user.changes": "admin on service",
   "admin.workspaces": "admin on service",
   "workspace.transfer": "admin on service",
   // A user renames themselves; guests choose their name when they join.
