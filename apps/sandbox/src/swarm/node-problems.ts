@@ -70,3 +70,25 @@ export function isUnreachable(err: unknown): boolean {
   // An engine going away may still take a connection and drop it: reset while connecting.
   return UNREACHABLE.includes(code) || (code === "ECONNRESET" && syscall === "connect");
 }
+
+/** How long a node's engine may take to answer a ping before its machine counts as lost. */
+const PING_WAIT_MS = 2000;
+
+/**
+ * Whether the engine still answers: asked after an operation on it failed, since an engine going away
+ * fails in many ways (refused, reset while connecting or mid-answer, a hang-up) and only some of them
+ * carry a telling code.
+ */
+export async function engineAnswers(engine: Docker): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), PING_WAIT_MS);
+  });
+  try {
+    return await Promise.race([engine.ping().then(() => true), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

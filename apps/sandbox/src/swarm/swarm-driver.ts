@@ -33,6 +33,7 @@ import type { NodeRoutes } from "./node-channel/node-routes";
 import { NodeDisks } from "./node-disks";
 import { NodeEngines } from "./node-engines";
 import {
+  engineAnswers,
   isUnreachable,
   NodeUnavailableError,
   nodeLost,
@@ -387,12 +388,14 @@ export class SwarmDriver implements WorkspaceDriver {
       await this.assertAvailable(id);
       throw new Error("the workspace is not running");
     }
+    const other = this.elsewhere(task.nodeId);
+    const engine = other ? undefined : this.nodes.get(task.nodeId);
     try {
-      const other = this.elsewhere(task.nodeId);
       if (other) return await there(await other);
-      return await here(task, this.nodes.get(task.nodeId));
+      return await here(task, engine as Docker);
     } catch (err) {
-      if (isUnreachable(err)) throw new NodeUnavailableError(nodeLost(task.nodeId));
+      if (isUnreachable(err) || (engine && !(await engineAnswers(engine))))
+        throw new NodeUnavailableError(nodeLost(task.nodeId));
       throw err;
     }
   }
