@@ -12,11 +12,11 @@ describe("the administration page, in Chromium", () => {
   const run = useStackAndBrowser();
 
   /** A member signed in (the session made as a sign-in would make it) in a browser context of their own. */
-  async function memberPage(): Promise<{ page: Page; cookie: string; userId: string }> {
+  async function memberPage(name = "Mia"): Promise<{ page: Page; cookie: string; userId: string }> {
     const { stack, browser } = run;
     const user = await new Accounts(stack.service.db).create({
-      email: "mia@example.com",
-      displayName: "Mia",
+      email: `${name.toLowerCase()}@example.com`,
+      displayName: name,
       siteRole: "member",
     });
     const { cookie } = await stack.service.auth.createSession(user.id);
@@ -86,5 +86,21 @@ describe("the administration page, in Chromium", () => {
     await row.waitFor({ timeout: 10_000 });
     expect(await row.innerText()).toContain("ada@example.com");
     expect(await admin.evaluate(() => "sameAdminPage" in window)).toBe(true);
+  });
+
+  it("a member at the workspace limit an admin set is told so beside Create workspace, and only there", async () => {
+    const { stack } = run;
+    const member = await memberPage("Noa");
+    const admin = trpcClient(stack.url, await login(stack.url, stack.token));
+    await admin.user.update.mutate({ userId: member.userId, limits: { workspaces: 0 } });
+
+    await member.page.goto(stack.url);
+    await member.page.getByTestId("workspace-name").fill("one too many");
+    await member.page.getByTestId("workspace-create").click();
+    await expect
+      .poll(() => member.page.getByTestId("workspace-create-problem").innerText())
+      .toBe("you have 0 of 0 workspaces; delete one to create another");
+    expect(await member.page.getByTestId("error-toast").count()).toBe(0);
+    expect(await member.page.getByTestId("workspace-row").count()).toBe(0);
   });
 });

@@ -26,6 +26,17 @@ describe("git tokens in Chromium", () => {
       .toMatch(/is not a host name\[:port\]/);
     expect(await page.getByTestId("git-token-row").count()).toBe(0);
 
+    // What only the service checks is said at the form too, once (no toast besides).
+    await page.getByTestId("git-token-host-input").fill(HOST);
+    await page.getByTestId("git-token-token-input").fill("t".repeat(4097));
+    await page.getByTestId("git-token-add").click();
+    await expect
+      .poll(() => page.getByTestId("git-token-problem").innerText())
+      .toContain("a token is at most 4096 characters");
+    expect(await page.getByTestId("error-toast").count()).toBe(0);
+    expect(await page.getByTestId("git-token-row").count()).toBe(0);
+
+    await page.getByTestId("git-token-token-input").fill(TOKEN);
     await page.getByTestId("git-token-host-input").fill(HOST);
     await page.getByTestId("git-token-username-input").fill("ada");
     await page.getByTestId("git-token-add").click();

@@ -28,7 +28,7 @@ export const gitCredentialRouter = router({
         token: z
           .string()
           .min(1, "give the token")
-          .max(4096)
+          .max(4096, "a token is at most 4096 characters")
           .regex(ONE_LINE, "give the token without control characters"),
       }),
     )

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { PendingButton } from "../controls/PendingButton";
 import settings from "../settings-page/settings-page.module.css";
@@ -102,6 +103,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const set = useMutation(
     trpc.gitCredential.set.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: () => {
         // The token leaves the page as soon as the service has it.
         setHost("");
@@ -155,9 +157,9 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
       <PendingButton className="button" type="submit" pending={set.isPending} data-testid="git-token-add">
         Add token
       </PendingButton>
-      {problem && (
+      {(problem ?? set.error) && (
         <p className={settings.error} role="alert" data-testid="git-token-problem">
-          {problem}
+          {problem ?? errorMessage(set.error)}
         </p>
       )}
     </form>

@@ -4,6 +4,7 @@ import { createWorkspaceInput, gitSource, type WorkspaceSource } from "@coder/pr
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { errorMessage } from "../../lib/errors/error-message";
+import { SHOWN_INLINE } from "../../lib/errors/mutation-errors";
 import { useTRPC } from "../../lib/trpc/client";
 import { uploadFile } from "../../lib/upload/upload-file";
 import { PendingButton } from "../controls/PendingButton";
@@ -37,6 +38,7 @@ export function CreateWorkspaceForm() {
   const me = useQuery(trpc.workspace.whoami.queryOptions()).data;
   const create = useMutation(
     trpc.workspace.create.mutationOptions({
+      meta: SHOWN_INLINE,
       onSuccess: (workspace) => {
         // Show the new row at once, as the caller's own; its progress then arrives as events.
         const owner = me?.userId ? { id: me.userId, name: me.name } : null;
@@ -52,6 +54,7 @@ export function CreateWorkspaceForm() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    create.reset();
     const parsed = createWorkspaceInput.safeParse({ name, egress });
     if (!parsed.success) return setInvalid(parsed.error.issues[0]?.message ?? "check the name");
     let source: WorkspaceSource | undefined;
@@ -100,7 +103,11 @@ export function CreateWorkspaceForm() {
         {uploading !== null ? `Uploading ${uploading}%` : "Create workspace"}
       </PendingButton>
       <SourceFields draft={draft} onChange={setDraft} />
-      {invalid && <span className={styles.inlineError}>{invalid}</span>}
+      {(invalid ?? create.error) && (
+        <span className={styles.inlineError} role="alert" data-testid="workspace-create-problem">
+          {invalid ?? errorMessage(create.error)}
+        </span>
+      )}
     </form>
   );
 }
