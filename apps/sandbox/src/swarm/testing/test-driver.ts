@@ -9,13 +9,13 @@ export function newSwarmInstance(): string {
 
 /**
  * A driver that creates services through the manager and reaches both nodes' engines; `more` sets a
- * disk quota, the runtime, the gVisor constraint.
+ * disk quota, the runtime, the gVisor constraint, egress settings.
  */
 export function testSwarmDriver(
   swarm: TestSwarm,
   instance: string,
   constraints: string[] = [],
-  more: Partial<Pick<SwarmDriverOptions, "disk" | "runtime">> & { gvisorConstraint?: string } = {},
+  more: Partial<Pick<SwarmDriverOptions, "disk" | "runtime" | "egress">> & { gvisorConstraint?: string } = {},
 ): SwarmDriver {
   const { gvisorConstraint, ...options } = more;
   return new SwarmDriver(
