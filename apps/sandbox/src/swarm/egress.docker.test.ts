@@ -167,6 +167,15 @@ describe("an egress workspace on a swarm", () => {
     expect(await reachable(online, [at(next), at(plain)])).toEqual([]);
   });
 
+  it("runs a job with egress beside it (a git clone) under the same rules on its node", async () => {
+    const job = await driver.volumeJob(online, {
+      image,
+      cmd: ["python3", "-c", CONNECT, at(PUBLIC_ADDRESS), at(PRIVATE_ADDRESS), at(swarm.worker.address)],
+      network: "egress",
+    });
+    expect(connected((await outputOf(job)).out)).toEqual([at(PUBLIC_ADDRESS)]);
+  });
+
   it("has IPv6 switched off", async () => {
     const { out } = await outputOf(
       await driver.exec(online, ["cat", "/proc/sys/net/ipv6/conf/all/disable_ipv6"]),

@@ -616,12 +616,13 @@ export class SwarmDriver implements WorkspaceDriver {
 
   /** A plain container on the workspace's node: its volumes are local volumes there. */
   async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
-    if (spec.network === "egress")
-      throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
     const node = await this.pinnedNode(id);
     const other = node && this.elsewhere(node);
     if (other) return (await other).volumeJob(id, spec);
-    return startVolumeJob(await this.nodeOf(id), volumeJobSpec(id, spec, this.opts));
+    const engine = await this.nodeOf(id);
+    const options = volumeJobSpec(id, spec, this.opts);
+    const egress = spec.network === "egress";
+    return startVolumeJob(engine, egress ? await this.requireEgress().joinJob(engine, options) : options);
   }
 
   /** A plain container on the workspace's node, in the network namespace of its task's container. */

@@ -1,8 +1,10 @@
 import type Docker from "dockerode";
+import type { ContainerCreateOptions } from "dockerode";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../docker/container-spec";
 import { type EgressSettings, EgressUnavailableError } from "../docker/egress/egress-network";
 import { LABEL_ROLE, runFirewallHelper } from "../docker/egress/firewall-helper";
 import {
+  type ChainCleanup,
   type ChainShape,
   firewallScript,
   PROBE_SCRIPT,
@@ -17,6 +19,12 @@ import { statusCode } from "../docker/engine-errors";
  * fixed bridge name.
  */
 const SWARM_CHAIN_SHAPE: ChainShape = { bridgePrefix: "br-", tag: "[0-9a-z]{12}" };
+
+/** The swarm egress networks still there are those whose id the swarm still lists (of any instance). */
+export function swarmChainCleanup(networkIds: readonly string[]): ChainCleanup {
+  const alive = new Set(networkIds.map((id) => id.slice(0, 12)));
+  return { shape: SWARM_CHAIN_SHAPE, alive: (tag) => alive.has(tag) };
+}
 
 export function swarmEgressNetworkName(instance: string): string {
   return `coder-swarm-egress-${instance}`;
@@ -42,6 +50,7 @@ export function swarmEgressNames(instance: string, networkId: string): EgressNam
  */
 export class SwarmEgress {
   private readonly applying = new Map<Docker, Promise<void>>();
+  private making: Promise<string> | undefined;
 
   constructor(
     private readonly manager: Docker,
@@ -49,8 +58,15 @@ export class SwarmEgress {
     private readonly settings: EgressSettings,
   ) {}
 
-  /** The network's id, made when missing. */
-  async network(): Promise<string> {
+  /** The network's id, made when missing; concurrent callers share one run (two would make two networks). */
+  network(): Promise<string> {
+    this.making ??= this.make().finally(() => {
+      this.making = undefined;
+    });
+    return this.making;
+  }
+
+  private async make(): Promise<string> {
     const existing = await this.existing();
     if (existing) return existing;
     try {
@@ -58,6 +74,7 @@ export class SwarmEgress {
         Name: swarmEgressNetworkName(this.instance),
         Driver: "bridge",
         Scope: "swarm",
+        CheckDuplicate: true,
         // Jobs on a workspace's files (a git clone) are plain containers on its node.
         Attachable: true,
         EnableIPv6: false,
@@ -82,7 +99,7 @@ export class SwarmEgress {
       };
       if (info.Scope !== "swarm" || info.Driver !== "bridge")
         throw new EgressUnavailableError(
-          `the network ${swarmEgressNetworkName(this.instance)} exists with other settings; remove it`,
+          `the network ${swarmEgressNetworkName(this.instance)} exists as a ${info.Driver} network of ${info.Scope} scope; remove it`,
         );
       return info.Id;
     } catch (err) {
@@ -103,6 +120,15 @@ export class SwarmEgress {
       this.applying.set(engine, run);
     }
     return run;
+  }
+
+  /** A job container's options (a git clone beside a workspace) on the egress network of `engine`'s node. */
+  async joinJob(engine: Docker, options: ContainerCreateOptions): Promise<ContainerCreateOptions> {
+    await this.ensureOn(engine);
+    return {
+      ...options,
+      HostConfig: { ...options.HostConfig, NetworkMode: swarmEgressNetworkName(this.instance) },
+    };
   }
 
   private async apply(engine: Docker): Promise<void> {
@@ -137,9 +163,7 @@ export class SwarmEgress {
       );
     }
     // Every network of the swarm, of any instance: only the chains of one that is gone are removed.
-    const ids = (await this.manager.listNetworks()).map((n) => n.Id.slice(0, 12));
-    const alive = new Set(ids);
-    const cleanup = { shape: SWARM_CHAIN_SHAPE, alive: (tag: string) => alive.has(tag) };
+    const cleanup = swarmChainCleanup((await this.manager.listNetworks()).map((n) => n.Id));
     await run(firewallScript({ ...facts, backend: facts.backend }, target, cleanup));
   }
 }
