@@ -6,9 +6,12 @@ import { LABEL_WORKSPACE } from "../docker/container-spec";
 import { requireImage } from "../testing/harness";
 import { outputOf } from "../testing/process-output";
 import { until } from "../testing/until";
+import { loadClusterTls } from "./node-channel/cluster-tls";
+import { NodeChannelClient } from "./node-channel/node-channel-client";
+import { NodeChannelServer } from "./node-channel/node-channel-server";
 import { networkName } from "./service-spec";
 import type { SwarmDriver } from "./swarm-driver";
-import { swarmEgressNetworkName } from "./swarm-egress";
+import { swarmEgressNames, swarmEgressNetworkName } from "./swarm-egress";
 import {
   type InternetStandIn,
   LISTENER_PORT,
@@ -187,6 +190,40 @@ describe("an egress workspace on a swarm", () => {
     expect(
       await reachable(sealed, [at(PUBLIC_ADDRESS), at(PRIVATE_ADDRESS), at(swarm.worker.address)]),
     ).toEqual([]);
+  });
+
+  it("has its node's rules set by the instance on that node when another machine's instance creates it", async () => {
+    const cluster = loadClusterTls(swarm.tls);
+    const egress = { helperImage: image, allow: [] };
+    const other = newSwarmInstance();
+    const onWorker = testSwarmDriver(swarm, other, [], { egress, on: swarm.worker });
+    await onWorker.ready();
+    const channel = await NodeChannelServer.listen(cluster, 0, onWorker, () => undefined);
+    const address = { host: "127.0.0.1", port: channel.port };
+    const onManager = testSwarmDriver(swarm, other, ["node.role==worker"], {
+      egress,
+      on: swarm.manager,
+      routes: { to: async (node) => new NodeChannelClient(address, cluster, node) },
+    });
+    try {
+      await onManager.ready();
+      await onManager.create({ id: "remote", image, egress: true });
+      await onManager.start("remote");
+      const network = await swarm.manager.docker.getNetwork(swarmEgressNetworkName(other)).inspect();
+      expect(await egressChainsOnWorker()).toContain(swarmEgressNames(other, network.Id).forwardChain);
+      const probe = await onManager.exec("remote", [
+        "python3",
+        "-c",
+        CONNECT,
+        at(PUBLIC_ADDRESS),
+        at(PRIVATE_ADDRESS),
+      ]);
+      expect(connected((await outputOf(probe)).out)).toEqual([at(PUBLIC_ADDRESS)]);
+    } finally {
+      await onManager.removeAll();
+      await onWorker.removeAll();
+      await channel.close();
+    }
   });
 
   it("takes its own network away when it is removed, and the egress network and its rules with the instance", async () => {
