@@ -30,6 +30,11 @@ export class NodeEngines {
     return this.engines.has(nodeId);
   }
 
+  /** Every engine reached, one per node. */
+  all(): Iterable<Docker> {
+    return this.engines.values();
+  }
+
   get(nodeId: string): Docker {
     const docker = this.engines.get(nodeId);
     if (!docker) throw new NodeUnreachableError(nodeId);

@@ -33,6 +33,9 @@ export function networkName(instance: string, id: string): string {
   return `${containerName(instance, id)}-net`;
 }
 
+/** On the services of workspaces with egress: they join the instance's egress network once placed. */
+export const LABEL_EGRESS = "dev.coder.egress";
+
 /** A constraint that keeps a workspace on the node its volumes were made on. */
 export function pinnedTo(nodeId: string): string {
   return `node.id==${nodeId}`;
@@ -44,8 +47,9 @@ export function pinnedTo(nodeId: string): string {
  * CPU limits, init, the engine's default seccomp profile). The API has no no-new-privileges and no
  * per-service runtime: the compensating rule is an image without setuid/setcap files and an empty
  * bounding set (swarm/hardening.docker.test.ts proves both). No network but the workspace's own
- * internal one, which has no route out and no other member. Made with no replica running; the driver
- * scales it to one to start it.
+ * internal one, which has no route out and no other member (an egress workspace moves to the
+ * egress network once placed: swarm-egress.ts). Made with no replica running; the driver scales it
+ * to one to start it.
  */
 export function serviceSpec(
   spec: WorkspaceSpec,
@@ -58,7 +62,7 @@ export function serviceSpec(
   const labels = workspaceLabels(spec, opts.instance);
   return {
     Name: serviceName(opts.instance, spec.id),
-    Labels: labels,
+    Labels: spec.egress ? { ...labels, [LABEL_EGRESS]: "true" } : labels,
     TaskTemplate: {
       ContainerSpec: {
         Image: spec.image,
@@ -73,6 +77,8 @@ export function serviceSpec(
         ReadOnly: true,
         CapabilityDrop: ["ALL"],
         StopGracePeriod: 3e9,
+        // The egress network has no IPv6, and link-local IPv6 would pass the IPv4-only rules.
+        ...(spec.egress ? { Sysctls: { "net.ipv6.conf.all.disable_ipv6": "1" } } : {}),
         Mounts: workspaceMounts(spec, opts, { volumes }),
       },
       Resources: {

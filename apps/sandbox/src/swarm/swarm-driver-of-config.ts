@@ -24,6 +24,8 @@ export function swarmDriverOfConfig(
       placement: config.swarm,
       // The workspace image runs the disk jobs on each node, as it does on the one engine.
       disk: { ...config.disk, toolImage: config.image },
+      // The workspace image carries iptables for the egress firewall helper, as on the one engine.
+      egress: { helperImage: config.image, allow: config.egressAllow },
       ...(manager ? { local } : {}),
       ...(cluster && instances ? { routes: new InstanceNodeRoutes(instances, cluster) } : {}),
     },

@@ -11,7 +11,7 @@ import {
   LABEL_SPARE,
   LABEL_WORKSPACE,
 } from "../docker/container-spec";
-import { EgressUnavailableError } from "../docker/egress/egress-network";
+import { type EgressSettings, EgressUnavailableError } from "../docker/egress/egress-network";
 import { statusCode } from "../docker/engine-errors";
 import { runJobContainer } from "../docker/job-container";
 import { specFingerprint } from "../docker/spec-fingerprint";
@@ -41,6 +41,7 @@ import {
   problemsOfNodes,
 } from "./node-problems";
 import {
+  LABEL_EGRESS,
   networkName,
   pinnedTo,
   type SwarmPlacement,
@@ -48,6 +49,7 @@ import {
   serviceSpec,
   workspaceMounts,
 } from "./service-spec";
+import { SwarmEgress } from "./swarm-egress";
 
 /** How long Swarm may take to place, start or stop a workspace's task. */
 const TASK_WAIT_MS = 120_000;
@@ -63,6 +65,8 @@ export interface SwarmDriverOptions extends HardeningOptions {
   local?: Docker;
   /** How to reach the instances on the other nodes (node-channel/); unset: only reachable engines. */
   routes?: NodeRoutes;
+  /** Without it, egress workspaces cannot be created or started. */
+  egress?: EgressSettings;
 }
 
 interface Task {
@@ -81,12 +85,14 @@ interface RunningTask {
  * Runs each workspace as a Swarm service of one task, created through a manager's engine
  * (`DOCKER_HOST`): Swarm places it by its reservations and the configured constraints, and the
  * service is then pinned to that node, where its volumes are. Processes, jobs and volumes go through
- * the engine of that node (node-engines.ts). Egress and disk quotas are not available here yet.
+ * the engine of that node (node-engines.ts), and so are the disk images and the egress rules of a
+ * workspace (node-disks.ts, swarm-egress.ts).
  */
 export class SwarmDriver implements WorkspaceDriver {
   readonly manager: Docker;
   private readonly nodes: NodeEngines;
   private readonly disks: NodeDisks;
+  private readonly egress: SwarmEgress | undefined;
   private readonly closing = new ClosingProcesses();
   private localNode: string | undefined;
 
@@ -97,6 +103,7 @@ export class SwarmDriver implements WorkspaceDriver {
     this.manager = manager ?? new Docker();
     this.nodes = new NodeEngines(opts.nodeEngines);
     this.disks = new NodeDisks(opts.instance, opts.disk);
+    this.egress = opts.egress && new SwarmEgress(this.manager, opts.instance, opts.egress);
   }
 
   private service(id: string) {
@@ -149,14 +156,57 @@ export class SwarmDriver implements WorkspaceDriver {
     return this.nodes.has(nodeId) || !this.opts.routes ? undefined : this.opts.routes.to(nodeId);
   }
 
-  /** Nothing is left half done between runs (no egress rules; disk images are attached at each start). */
+  /** Sets the egress rules on this node again (a reboot lost them); disk images are attached at each start. */
   async prepare(): Promise<void> {
     // A Swarm service cannot name a runtime: gVisor is the engine's default on the nodes chosen.
     if (this.opts.runtime === "runsc" && !this.opts.placement.gvisorConstraint)
       throw new Error(
         "a swarm runs workspaces under each node's default runtime: make runsc the default on the nodes meant for them, label them and name the label in CODER_SWARM_GVISOR_CONSTRAINT",
       );
+    if (this.egress && (await this.egress.existing())) await this.egressAfterRestart(this.egress);
   }
+
+  // --- Egress (swarm-egress.ts): the node's rules are set by the instance on the workspace's node.
+
+  private requireEgress(): SwarmEgress {
+    if (!this.egress) throw new EgressUnavailableError("this driver was made without egress settings");
+    return this.egress;
+  }
+
+  /** Before an egress workspace is created or started on `node`: its rules, here or by the instance there. */
+  private async egressOn(node: string, id: string): Promise<void> {
+    const other = this.elsewhere(node);
+    if (other) await (await other).egress(id);
+    else await this.requireEgress().ensureOn(this.nodes.get(node));
+  }
+
+  /** Asked by the instance creating or starting an egress workspace on this instance's node. */
+  async egressHere(_id: string): Promise<void> {
+    await this.requireEgress().ensureOn(this.nodes.get(this.nodeId));
+  }
+
+  /** Swarm restarts tasks by itself: when the rules cannot be set, this node's egress workspaces stop. */
+  private async egressAfterRestart(egress: SwarmEgress): Promise<void> {
+    try {
+      await egress.ensureOn(this.nodes.get(this.nodeId));
+    } catch (err) {
+      const services = await this.manager.listServices({
+        filters: { label: [`${LABEL_INSTANCE}=${this.opts.instance}`, `${LABEL_EGRESS}=true`] },
+      });
+      for (const s of services) {
+        const id = s.Spec?.Labels?.[LABEL_WORKSPACE];
+        if (id && (await this.pinnedNode(id)) === this.nodeId) await this.stop(id);
+      }
+      throw err;
+    }
+  }
+
+  private async hasEgress(id: string): Promise<boolean> {
+    const info = (await this.service(id).inspect()) as { Spec: { Labels?: Record<string, string> } };
+    return info.Spec.Labels?.[LABEL_EGRESS] === "true";
+  }
+
+  // --- End of egress.
 
   /**
    * Makes the workspace's network and service, lets Swarm place its task (which makes the volumes on
@@ -164,7 +214,8 @@ export class SwarmDriver implements WorkspaceDriver {
    * workspace starts, as with the Docker driver.
    */
   async create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void> {
-    if (spec.egress) throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
+    // The first placement runs on the workspace's internal network; the egress network once pinned.
+    const egressNetwork = spec.egress ? await this.requireEgress().network() : undefined;
     const labels = this.labelsOf(spec.id);
     try {
       await this.manager.createNetwork({
@@ -197,10 +248,12 @@ export class SwarmDriver implements WorkspaceDriver {
           ...s.TaskTemplate.ContainerSpec,
           Mounts: workspaceMounts(spec, this.opts),
         };
+      if (egressNetwork) s.TaskTemplate.Networks = [{ Target: egressNetwork }];
       s.Mode = { Replicated: { Replicas: 0 } };
     });
     await this.waitForNoTask(spec.id, signal);
     signal?.throwIfAborted();
+    if (spec.egress) await this.egressOn(task.nodeId, spec.id);
     // Plain volumes need nothing here (the task's first start makes them on whichever node it is).
     if (this.disks.bounded) await this.disksOn(task.nodeId, spec.id, "create");
   }
@@ -242,10 +295,12 @@ export class SwarmDriver implements WorkspaceDriver {
 
   async start(id: string, signal?: AbortSignal): Promise<void> {
     await this.assertAvailable(id);
-    if (this.disks.bounded) {
+    const egress = await this.hasEgress(id);
+    if (this.disks.bounded || egress) {
       const node = await this.pinnedNode(id);
       if (!node) throw new Error("the workspace was never placed on a machine of the swarm");
-      await this.disksOn(node, id, "attach");
+      if (this.disks.bounded) await this.disksOn(node, id, "attach");
+      if (egress) await this.egressOn(node, id);
     }
     signal?.throwIfAborted();
     await this.scale(id, 1);
@@ -479,6 +534,7 @@ export class SwarmDriver implements WorkspaceDriver {
       const id = service.Spec?.Labels?.[LABEL_WORKSPACE];
       if (id) await this.remove(id);
     }
+    await this.egress?.remove(this.nodes.all());
     const networks = await this.manager.listNetworks({
       filters: { label: [`${LABEL_INSTANCE}=${this.opts.instance}`] },
     });
@@ -560,12 +616,13 @@ export class SwarmDriver implements WorkspaceDriver {
 
   /** A plain container on the workspace's node: its volumes are local volumes there. */
   async volumeJob(id: string, spec: VolumeJobSpec): Promise<AttachedProcess> {
-    if (spec.network === "egress")
-      throw new EgressUnavailableError("workspaces on a swarm have no internet access yet");
     const node = await this.pinnedNode(id);
     const other = node && this.elsewhere(node);
     if (other) return (await other).volumeJob(id, spec);
-    return startVolumeJob(await this.nodeOf(id), volumeJobSpec(id, spec, this.opts));
+    const engine = await this.nodeOf(id);
+    const options = volumeJobSpec(id, spec, this.opts);
+    const egress = spec.network === "egress";
+    return startVolumeJob(engine, egress ? await this.requireEgress().joinJob(engine, options) : options);
   }
 
   /** A plain container on the workspace's node, in the network namespace of its task's container. */
@@ -617,6 +674,10 @@ export class SwarmDriver implements WorkspaceDriver {
 
 /** The parts of a service's spec the driver changes. */
 interface ServiceSpecBody {
-  TaskTemplate: { Placement?: { Constraints?: string[] }; ContainerSpec?: { Mounts?: unknown[] } };
+  TaskTemplate: {
+    Placement?: { Constraints?: string[] };
+    ContainerSpec?: { Mounts?: unknown[] };
+    Networks?: { Target: string }[];
+  };
   Mode?: { Replicated?: { Replicas?: number } };
 }

@@ -3,7 +3,7 @@ import { NamedError } from "../../errors/named-error";
 import type { EgressAllowEntry } from "../../net/egress-allow-list";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "../container-spec";
 import { statusCode } from "../engine-errors";
-import { runJobContainer } from "../job-container";
+import { LABEL_ROLE, runFirewallHelper } from "./firewall-helper";
 import { firewallScript, type HostFacts, PROBE_SCRIPT, parseHostFacts } from "./firewall-rules";
 import { DEFAULT_BRIDGE, type EgressNames, egressNames } from "./names";
 
@@ -19,11 +19,6 @@ export interface EgressSettings {
   helperImage: string;
   allow: readonly EgressAllowEntry[];
 }
-
-const LABEL_ROLE = "dev.coder.role";
-const HELPER_TIMEOUT_MS = 30_000;
-/** The probe prints a few lines per egress network on the engine; far below this. */
-const HELPER_OUTPUT_LIMIT = 1 << 20;
 
 /**
  * The network egress workspaces share, one per service instance: a bridge on which containers
@@ -128,34 +123,8 @@ export class EgressNetwork {
     }
   }
 
-  /**
-   * Runs a script as root on the host's network namespace with NET_ADMIN (and NET_RAW, which
-   * iptables-legacy needs), under runc whatever the workspaces use, and returns what it printed.
-   */
-  private async runHelper(script: string): Promise<string> {
-    const { statusCode: code, output } = await runJobContainer(
-      this.docker,
-      {
-        Image: this.settings.helperImage,
-        Cmd: ["sh", "-c", script],
-        User: "0:0",
-        Labels: { [LABEL_MANAGED]: "true", [LABEL_INSTANCE]: this.instance, [LABEL_ROLE]: "egress-firewall" },
-        HostConfig: {
-          NetworkMode: "host",
-          Runtime: "runc",
-          CapDrop: ["ALL"],
-          CapAdd: ["NET_ADMIN", "NET_RAW"],
-          SecurityOpt: ["no-new-privileges:true"],
-          ReadonlyRootfs: true,
-          Tmpfs: { "/run": "rw,nosuid,nodev,size=1m", "/tmp": "rw,nosuid,nodev,size=1m" },
-          LogConfig: { Type: "none", Config: {} },
-        },
-      },
-      { outputLimit: HELPER_OUTPUT_LIMIT, timeoutMs: HELPER_TIMEOUT_MS },
-    );
-    if (code !== 0)
-      throw new Error(`the firewall helper failed (exit ${code}): ${output.trim().slice(-2000)}`);
-    return output;
+  private runHelper(script: string): Promise<string> {
+    return runFirewallHelper(this.docker, this.instance, this.settings.helperImage, script);
   }
 }
 

@@ -72,11 +72,33 @@ export function parseHostFacts(output: string): HostFacts {
 }
 
 const REJECT = "-j REJECT --reject-with icmp-admin-prohibited";
-const TAG = "[0-9a-f]{6}";
-const OUR_CHAIN = new RegExp(`^:(${CHAIN_PREFIX}(${TAG})(?:-IN)?) `);
-const OUR_JUMP = new RegExp(
-  `^-A (?:DOCKER-USER|INPUT) -i ${BRIDGE_PREFIX}(${TAG}) -j ${CHAIN_PREFIX}(${TAG})(?:-IN)?$`,
-);
+
+/**
+ * The shape of one kind of egress network's bridge and chains: `<bridgePrefix><tag>` and
+ * `CODER-EGRESS-<tag>[-IN]`, `tag` a regular expression. The cleanup touches only its own shape, so
+ * the Docker driver's networks and the Swarm driver's never remove each other's chains.
+ */
+export interface ChainShape {
+  bridgePrefix: string;
+  tag: string;
+}
+
+/** The Docker driver's: `coder-eg-<6 hex of the instance>`. */
+export const DOCKER_CHAIN_SHAPE: ChainShape = { bridgePrefix: BRIDGE_PREFIX, tag: "[0-9a-f]{6}" };
+
+/** Which chains of a shape the script keeps: their network is still there. */
+export interface ChainCleanup {
+  shape: ChainShape;
+  alive(tag: string): boolean;
+}
+
+/** The Docker driver's networks are alive while their bridge is on the host. */
+function bridgesAlive(facts: HostFacts): ChainCleanup {
+  const alive = new Set(
+    facts.interfaces.filter((i) => i.startsWith(BRIDGE_PREFIX)).map((i) => i.slice(BRIDGE_PREFIX.length)),
+  );
+  return { shape: DOCKER_CHAIN_SHAPE, alive: (tag) => alive.has(tag) };
+}
 
 /** Matches of an allowed destination, one per protocol when a port is given. */
 function allowMatches(entry: EgressAllowEntry): string[] {
@@ -130,26 +152,30 @@ function jumps(names: EgressNames): string[] {
 }
 
 /**
- * The shell script the firewall helper runs: removes the chains of egress networks whose bridge is
- * gone (only chains and jumps of the shape this module writes, nothing else), then, for `target`,
- * replaces its rules and adds each jump that is missing (once, at the top of its chain).
+ * The shell script the firewall helper runs: removes the chains of egress networks that are gone
+ * (`cleanup`; by default the Docker driver's whose bridge is gone), only chains and jumps of that
+ * shape, nothing else; then, for `target`, replaces its rules and adds each jump that is missing
+ * (once, at the top of its chain).
  */
 export function firewallScript(
   facts: HostFacts & Required<Pick<HostFacts, "backend">>,
   target?: { names: EgressNames; allow: readonly EgressAllowEntry[] },
+  cleanup: ChainCleanup = bridgesAlive(facts),
 ): string {
   const ipt = `iptables-${facts.backend}`;
-  const alive = new Set(
-    facts.interfaces.filter((i) => i.startsWith(BRIDGE_PREFIX)).map((i) => i.slice(BRIDGE_PREFIX.length)),
+  const { bridgePrefix, tag } = cleanup.shape;
+  const ourChain = new RegExp(`^:(${CHAIN_PREFIX}(${tag})(?:-IN)?) `);
+  const ourJump = new RegExp(
+    `^-A (?:DOCKER-USER|INPUT) -i ${bridgePrefix}(${tag}) -j ${CHAIN_PREFIX}(${tag})(?:-IN)?$`,
   );
-  const keep = (tag: string) => alive.has(tag) || target?.names.bridge === `${BRIDGE_PREFIX}${tag}`;
+  const keep = (t: string) => cleanup.alive(t) || target?.names.bridge === `${bridgePrefix}${t}`;
   const lines = ["set -e"];
   for (const rule of facts.rules) {
-    const m = OUR_JUMP.exec(rule);
+    const m = ourJump.exec(rule);
     if (m?.[1] && m[1] === m[2] && !keep(m[1])) lines.push(`${ipt} ${rule.replace(/^-A/, "-D")} || true`);
   }
   for (const rule of facts.rules) {
-    const m = OUR_CHAIN.exec(rule);
+    const m = ourChain.exec(rule);
     if (m?.[1] && m[2] && !keep(m[2])) lines.push(`${ipt} -F ${m[1]} || true`, `${ipt} -X ${m[1]} || true`);
   }
   if (target) {

@@ -16,6 +16,8 @@ export const channelRequestSchema = z.discriminatedUnion("op", [
   z.strictObject({ op: z.literal("removeLeftovers"), workspaceId }),
   /** The disk images of a workspace with a quota, made or put back on loop devices on its node. */
   z.strictObject({ op: z.literal("disks"), workspaceId, step: z.enum(["create", "attach"]) }),
+  /** The egress firewall rules set on the node of a workspace with egress, before it is created or started. */
+  z.strictObject({ op: z.literal("egress"), workspaceId }),
   z.strictObject({
     op: z.literal("exec"),
     workspaceId,

@@ -63,6 +63,12 @@ export class NodeChannelClient {
     framed.close();
   }
 
+  /** Once resolved, the egress firewall rules are set on that node (the workspace has egress). */
+  async egress(workspaceId: string): Promise<void> {
+    const framed = await this.open({ op: "egress", workspaceId }, { closed: () => undefined });
+    framed.close();
+  }
+
   /** Once resolved, what the removed workspace left on that node is gone. */
   async removeLeftovers(workspaceId: string): Promise<void> {
     const framed = await this.open({ op: "removeLeftovers", workspaceId }, { closed: () => undefined });

@@ -12,6 +12,7 @@ export interface NodeLocalDriver
   extends Pick<WorkspaceDriver, "exec" | "execTty" | "volumeJob" | "browserJob"> {
   removeLeftovers(id: string): Promise<void>;
   disksHere(id: string, step: "create" | "attach"): Promise<void>;
+  egressHere(id: string): Promise<void>;
   /** This instance's Swarm node. */
   readonly nodeId: string;
   /** The node the workspace is pinned to, once placed. */
@@ -127,8 +128,9 @@ export class NodeChannelServer {
       }
       if (node !== this.driver.nodeId)
         throw new ServiceError("forbidden", "that workspace does not run on this instance's node");
-      if (request.op === "disks") {
-        await this.driver.disksHere(request.workspaceId, request.step);
+      if (request.op === "disks" || request.op === "egress") {
+        if (request.op === "disks") await this.driver.disksHere(request.workspaceId, request.step);
+        else await this.driver.egressHere(request.workspaceId);
         framed.sendControl({ type: "started" });
         framed.close();
         return undefined;
@@ -148,7 +150,7 @@ export class NodeChannelServer {
   }
 
   private async start(
-    request: Exclude<ChannelRequest, { op: "removeLeftovers" | "disks" }>,
+    request: Exclude<ChannelRequest, { op: "removeLeftovers" | "disks" | "egress" }>,
     framed: FramedSocket,
   ): Promise<Running> {
     const { workspaceId: id } = request;
