@@ -46,7 +46,8 @@ describe("warm pools and idle stop with one instance per node of a swarm", () =>
     return (await nodes.onManager.api.workspace.list.query()).find((w) => w.id === id);
   }
 
-  let onWorkerNode: string;
+  /** The workspace the worker's instance was handed: on the worker. */
+  let handedOver: string | undefined;
 
   it("keeps each instance's spare workspace on its own node", async () => {
     const { swarm } = nodes;
@@ -67,7 +68,7 @@ describe("warm pools and idle stop with one instance per node of a swarm", () =>
     expect(handed.status).toBe("running");
     expect(handed.id).toBe(workerSpare);
     expect(await pinnedNode(swarm, place.instance, handed.id)).toBe(swarm.worker.nodeId);
-    onWorkerNode = handed.id;
+    handedOver = handed.id;
     // At once again, before the worker's pool made another: the manager's spare is not for it.
     const next = await onWorker.api.workspace.create.mutate({ name: "next" });
     expect(next.id).not.toBe(managerSpare);
@@ -82,7 +83,8 @@ describe("warm pools and idle stop with one instance per node of a swarm", () =>
 
   it("stops a workspace on the worker used through the manager's instance once for idleness, and resumes it there with its files", async () => {
     const { swarm, onManager, place } = nodes;
-    const id = onWorkerNode;
+    const id = handedOver;
+    if (!id) throw new Error("no workspace was handed over on the worker (the test before failed)");
     await onManager.api.files.write.mutate({ workspaceId: id, path: "notes.txt", content: "kept\n" });
     const terminal = await openTerminal(onManager.service.url, onManager.cookie, id, "main");
     terminal.send("echo used-$((40+2))\r");
@@ -105,4 +107,27 @@ describe("warm pools and idle stop with one instance per node of a swarm", () =>
     await again.waitFor(/back-42/, 30_000);
     again.ws.close();
   }, 300_000);
+
+  it("makes no spares on an instance whose node does not meet CODER_SWARM_CONSTRAINTS, and says so once", async () => {
+    const { swarm, place } = nodes;
+    const outside = await place.start({
+      DOCKER_HOST: `unix://${swarm.manager.socket}`,
+      CODER_SWARM_CONSTRAINTS: "node.role==worker",
+    });
+    try {
+      const told = log.filter((line) =>
+        line.startsWith("warm pool: this instance makes no spare workspaces"),
+      );
+      expect(told).toHaveLength(1);
+      expect(told[0]).toContain("node.role==worker");
+      expect(await outside.service.workspaces.pool.count()).toBe(0);
+      // A create through it takes the cold path to where the constraints allow.
+      const made = await outside.api.workspace.create.mutate({ name: "placed-by-constraints" });
+      expect(made.status).toBe("creating");
+      await waitForStatus(outside.api, made.id, "running", 120_000);
+      expect(await pinnedNode(swarm, place.instance, made.id)).toBe(swarm.worker.nodeId);
+    } finally {
+      await place.stop(outside.service);
+    }
+  }, 240_000);
 });
