@@ -70,7 +70,14 @@ export class WarmPool {
    */
   async init(): Promise<void> {
     const { db, driver } = this.opts;
-    const unavailable = this.size > 0 ? await driver.sparesUnavailable?.() : undefined;
+    // Not knowing (the engine did not answer) keeps the pool: a spare it cannot place fails alone.
+    const unavailable =
+      this.size > 0
+        ? await driver.sparesUnavailable?.().catch((err: Error) => {
+            this.opts.log(`warm pool: could not tell whether this machine takes spares: ${err.message}`);
+            return undefined;
+          })
+        : undefined;
     if (unavailable) {
       this.size = 0;
       this.opts.log(`warm pool: this instance makes no spare workspaces: ${unavailable}`);
