@@ -129,8 +129,16 @@ export interface WorkspaceDriver {
    * whose workspaces always can leaves it out.
    */
   unavailable?(id: string): Promise<string | undefined>;
-  /** Every workspace of this service instance that was made as a spare, claimed or not. */
+  /**
+   * Every workspace of this service instance that was made as a spare, claimed or not; on a driver
+   * whose spares are per machine (swarm), those of this instance's machine.
+   */
   listSpares(): Promise<SpareWorkspace[]>;
+  /**
+   * Why this instance can make no spares (its machine is not one workspaces may run on), if so.
+   * Optional: a driver whose spares can always be made leaves it out.
+   */
+  sparesUnavailable?(): Promise<string | undefined>;
   /**
    * A short string that changes whenever a workspace made now from `image` would differ from one
    * made before (the image, the runtime, the limits, the disk sizes): spares made under another one

@@ -9,22 +9,22 @@ import { type ModelServer, startModelServer } from "../../../../e2e/support/mode
 import { collectEvents } from "../agent/testing/event-view";
 import { sessionEventStream } from "../agent/testing/sse-events";
 import { collabSocket, openDocument } from "../collab/testing/collab-client";
-import { createPostgresDatabase } from "../db/testing/test-database";
 import { LABEL_WORKSPACE } from "../docker/container-spec";
 import { connectLsp } from "../lsp/testing/lsp-client";
-import { openTerminal, requireImage, type SharedPlace, sharedPlace, waitForStatus } from "../testing/harness";
+import { openTerminal, type SharedPlace, waitForStatus } from "../testing/harness";
 import { until } from "../testing/until";
 import { loadClusterTls } from "./node-channel/cluster-tls";
 import { FrameKind } from "./node-channel/framed-socket";
 import { NodeChannelClient } from "./node-channel/node-channel-client";
 import { hostAndPort } from "./node-channel/node-routes";
-import { serviceName } from "./service-spec";
+import {
+  type InstancePerNode,
+  pinnedNode,
+  type SwarmInstance,
+  startInstancePerNode,
+} from "./testing/instance-per-node";
 import { makeClusterCertificates } from "./testing/test-certificates";
-import { startTestSwarm, type TestSwarm } from "./testing/test-swarm";
-
-const image = requireImage();
-
-type Instance = Awaited<ReturnType<SharedPlace["start"]>>;
+import type { TestSwarm } from "./testing/test-swarm";
 
 /**
  * A swarm of a manager and a worker with one service instance per node on one PostgreSQL database,
@@ -32,27 +32,22 @@ type Instance = Awaited<ReturnType<SharedPlace["start"]>>;
  * engine API over TLS; a workspace's processes run through the instance on its node.
  */
 describe("one service instance per node of a swarm", () => {
+  let nodes: InstancePerNode;
   let swarm: TestSwarm;
   let place: SharedPlace;
   /** Places what it creates on the worker (CODER_SWARM_CONSTRAINTS). */
-  let onManager: Instance;
+  let onManager: SwarmInstance;
   /** Places what it creates on the manager, through the manager's engine API over TLS. */
-  let onWorker: Instance;
+  let onWorker: SwarmInstance;
   /** The scripted OpenAI-compatible model both instances' agents talk to. */
   let model: ModelServer;
   const streams = new AbortController();
 
   /** The node a workspace's service is pinned to. */
-  async function nodeOf(id: string): Promise<string | undefined> {
-    const info = await swarm.manager.docker.getService(serviceName(place.instance, id)).inspect();
-    const pin = (info.Spec.TaskTemplate.Placement?.Constraints ?? []).find((c: string) =>
-      c.startsWith("node.id=="),
-    );
-    return pin?.slice("node.id==".length);
-  }
+  const nodeOf = (id: string) => pinnedNode(swarm, place.instance, id);
 
   /** Where an instance's node channel listens, as it wrote it in its row. */
-  async function channelOf(instance: Instance): Promise<{ host: string; port: number }> {
+  async function channelOf(instance: SwarmInstance): Promise<{ host: string; port: number }> {
     const row = await instance.service.db
       .selectFrom("service_instances")
       .select(["node_id", "node_address"])
@@ -82,43 +77,25 @@ describe("one service instance per node of a swarm", () => {
     return Buffer.concat(chunks).toString();
   }
 
-  async function runningOn(instance: Instance, name: string): Promise<string> {
+  async function runningOn(instance: SwarmInstance, name: string): Promise<string> {
     const { id } = await instance.api.workspace.create.mutate({ name });
     await waitForStatus(instance.api, id, "running", 120_000);
     return id;
   }
 
   beforeAll(async () => {
-    swarm = await startTestSwarm([image]);
     model = await startModelServer();
-    place = sharedPlace({
-      CODER_DATABASE_URL: await createPostgresDatabase(),
-      CODER_DRIVER: "swarm",
-      CODER_SWARM_RESERVE_MEMORY_MB: "64",
-      CODER_SWARM_RESERVE_CPUS: "0.1",
-      CODER_NODE_PORT: "0",
-      CODER_NODE_ADDRESS: "127.0.0.1",
-      CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL,
-      CODER_MODELS: "scripted",
-      CODER_SWARM_TLS_CA: swarm.tls.ca,
-      CODER_SWARM_TLS_CERT: swarm.tls.cert,
-      CODER_SWARM_TLS_KEY: swarm.tls.key,
+    nodes = await startInstancePerNode({
+      env: { CODER_OPENAI_COMPATIBLE_BASE_URL: model.baseURL, CODER_MODELS: "scripted" },
+      onManager: { CODER_SWARM_CONSTRAINTS: "node.role==worker" },
+      onWorker: { CODER_SWARM_CONSTRAINTS: "node.role==manager" },
     });
-    onManager = await place.start({
-      DOCKER_HOST: `unix://${swarm.manager.socket}`,
-      CODER_SWARM_CONSTRAINTS: "node.role==worker",
-    });
-    onWorker = await place.start({
-      DOCKER_HOST: `unix://${swarm.worker.socket}`,
-      CODER_SWARM_MANAGER: swarm.managerEndpoint,
-      CODER_SWARM_CONSTRAINTS: "node.role==manager",
-    });
+    ({ swarm, place, onManager, onWorker } = nodes);
   }, 300_000);
   afterAll(async () => {
     streams.abort();
-    await place?.close().catch(() => undefined);
+    await nodes?.close();
     await model?.close();
-    await swarm?.remove();
   }, 300_000);
 
   describe("a workspace on the worker, used through the instance on the manager", () => {

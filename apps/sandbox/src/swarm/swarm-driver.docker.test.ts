@@ -5,6 +5,7 @@ import { outputOf } from "../testing/process-output";
 import { until } from "../testing/until";
 import { serviceName } from "./service-spec";
 import type { SwarmDriver } from "./swarm-driver";
+import { pinnedNode } from "./testing/instance-per-node";
 import { newSwarmInstance, testSwarmDriver } from "./testing/test-driver";
 import { startTestSwarm, type TestSwarm } from "./testing/test-swarm";
 
@@ -17,13 +18,7 @@ describe("the Swarm driver on a swarm of a manager and a worker", () => {
   const instance = newSwarmInstance();
 
   /** The node a workspace's service is pinned to. */
-  async function nodeOf(id: string): Promise<string | undefined> {
-    const info = await swarm.manager.docker.getService(serviceName(instance, id)).inspect();
-    const pin = (info.Spec.TaskTemplate.Placement?.Constraints ?? []).find((c: string) =>
-      c.startsWith("node.id=="),
-    );
-    return pin?.slice("node.id==".length);
-  }
+  const nodeOf = (id: string) => pinnedNode(swarm, instance, id);
 
   beforeAll(async () => {
     swarm = await startTestSwarm([image]);

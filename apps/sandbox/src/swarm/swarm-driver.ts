@@ -30,6 +30,7 @@ import type {
 } from "../driver/workspace-driver";
 import type { NodeChannelClient } from "./node-channel/node-channel-client";
 import type { NodeRoutes } from "./node-channel/node-routes";
+import { type ConstrainedNode, unmetConstraint } from "./node-constraints";
 import { NodeDisks } from "./node-disks";
 import { NodeEngines } from "./node-engines";
 import {
@@ -44,6 +45,7 @@ import {
   LABEL_EGRESS,
   networkName,
   pinnedTo,
+  placementConstraints,
   type SwarmPlacement,
   serviceName,
   serviceSpec,
@@ -233,16 +235,14 @@ export class SwarmDriver implements WorkspaceDriver {
     const volumes = !this.disks.bounded;
     const image = await this.imageId(spec.image);
     await this.manager.createService(
-      serviceSpec({ ...spec, image }, this.opts, this.opts.placement, 1, { volumes }),
+      serviceSpec({ ...spec, image }, this.opts, this.placementOf(spec), 1, { volumes }),
     );
     const task = await this.waitForRunningTask(spec.id, signal);
     await this.assertRuntime(spec.id, task);
     await this.updateService(spec.id, (s) => {
       const placement = s.TaskTemplate.Placement ?? {};
-      s.TaskTemplate.Placement = {
-        ...placement,
-        Constraints: [...(placement.Constraints ?? []), pinnedTo(task.nodeId)],
-      };
+      const constraints = (placement.Constraints ?? []).filter((c) => c !== pinnedTo(task.nodeId));
+      s.TaskTemplate.Placement = { ...placement, Constraints: [...constraints, pinnedTo(task.nodeId)] };
       if (!volumes)
         s.TaskTemplate.ContainerSpec = {
           ...s.TaskTemplate.ContainerSpec,
@@ -256,6 +256,23 @@ export class SwarmDriver implements WorkspaceDriver {
     if (spec.egress) await this.egressOn(task.nodeId, spec.id);
     // Plain volumes need nothing here (the task's first start makes them on whichever node it is).
     if (this.disks.bounded) await this.disksOn(task.nodeId, spec.id, "create");
+  }
+
+  /**
+   * Where Swarm may place the workspace: by the configured constraints; a spare also on this
+   * instance's own node, so the instance that claims it reaches it through its own engine.
+   */
+  private placementOf(spec: WorkspaceSpec): SwarmPlacement {
+    const { placement } = this.opts;
+    if (!spec.spare) return placement;
+    return { ...placement, constraints: [...placement.constraints, pinnedTo(this.nodeId)] };
+  }
+
+  /** Spares are made on this instance's node: not when the node is not one workspaces may run on. */
+  async sparesUnavailable(): Promise<string | undefined> {
+    const node = (await this.manager.getNode(this.nodeId).inspect()) as ConstrainedNode;
+    const unmet = unmetConstraint(placementConstraints(this.opts.placement, this.opts.runtime), node);
+    return unmet && `this machine (node ${this.nodeId}) does not meet the workspaces' constraint ${unmet}`;
   }
 
   private labelsOf(id: string): Record<string, string> {
@@ -570,8 +587,10 @@ export class SwarmDriver implements WorkspaceDriver {
       const id = s.Spec?.Labels?.[LABEL_WORKSPACE];
       const state: ContainerState = running.has(s.ID) ? "running" : "stopped";
       const pin = s.Spec?.TaskTemplate?.Placement?.Constraints?.find((c) => c.startsWith(pinnedTo("")));
-      const detail = state === "stopped" && pin ? problemOf(pin.slice(pinnedTo("").length)) : undefined;
-      return id ? [{ id, state, ...(detail ? { detail } : {}), createdAt: new Date(s.CreatedAt ?? 0) }] : [];
+      const node = pin?.slice(pinnedTo("").length);
+      const detail = state === "stopped" && node ? problemOf(node) : undefined;
+      const createdAt = new Date(s.CreatedAt ?? 0);
+      return id ? [{ id, state, ...(detail ? { detail } : {}), createdAt, node }] : [];
     });
   }
 
@@ -583,13 +602,19 @@ export class SwarmDriver implements WorkspaceDriver {
     }));
   }
 
+  /** The spares pinned to this instance's node: each node's instance keeps its own. */
   async listSpares(): Promise<SpareWorkspace[]> {
-    return this.services(`${LABEL_SPARE}=true`);
+    return (await this.services(`${LABEL_SPARE}=true`))
+      .filter((s) => s.node === this.nodeId)
+      .map(({ node: _, ...spare }) => spare);
   }
 
+  /** With this instance's node: a spare is claimed only by the instances on the node it runs on. */
   fingerprint(image: string): string {
     return createHash("sha256")
-      .update(`${specFingerprint(image, this.opts)} swarm ${JSON.stringify(this.opts.placement)}`)
+      .update(
+        `${specFingerprint(image, this.opts)} swarm ${JSON.stringify(this.opts.placement)} node ${this.nodeId}`,
+      )
       .digest("hex")
       .slice(0, 16);
   }

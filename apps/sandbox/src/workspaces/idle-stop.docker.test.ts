@@ -5,6 +5,7 @@ import { collectEvents } from "../agent/testing/event-view";
 import { type ScriptedAgent, startScriptedAgent } from "../agent/testing/scripted-agent";
 import { sessionEventStream } from "../agent/testing/sse-events";
 import { collabSocket, openDocument } from "../collab/testing/collab-client";
+import { createPostgresDatabase } from "../db/testing/test-database";
 import {
   joinShare,
   openTerminal,
@@ -207,5 +208,41 @@ describe("two service instances on one database", () => {
     await untilStopped(await runningOnA("later-still"));
     expect(await status(used)).toBe("running");
     term.ws.close();
+  });
+});
+
+describe("two service instances looking at the same idle workspaces", () => {
+  let place: SharedPlace | undefined;
+  const log: string[] = [];
+  afterAll(async () => {
+    await place?.close();
+  });
+
+  it("stops each of them once, without an error", async () => {
+    // PostgreSQL: instances on it share their transient states (creating, stopping), as in production.
+    place = sharedPlace(
+      { CODER_IDLE_STOP_SECONDS: String(IDLE_SECONDS), CODER_DATABASE_URL: await createPostgresDatabase() },
+      (line) => log.push(line),
+    );
+    const a = await place.start();
+    await place.start();
+    const runningOnA = async (name: string) => {
+      const { id } = await a.api.workspace.create.mutate({ name });
+      await waitForStatus(a.api, id, "running");
+      return id;
+    };
+    const stopped = async (ids: string[]) => {
+      const list = await a.api.workspace.list.query();
+      return ids.every((id) => list.find((w) => w.id === id)?.status === "stopped");
+    };
+    // Idle at the same time: each instance's look finds all three, and stopping one takes a while.
+    const ids = await Promise.all(["one", "two", "three"].map(runningOnA));
+    await until(() => stopped(ids), "all three are stopped for idleness", 60_000);
+    // One made after them and stopped too: both instances have since finished the looks that found them.
+    const witness = await runningOnA("witness");
+    await until(() => stopped([witness]), "the one made after them is stopped too", 60_000);
+    for (const id of ids)
+      expect(log.filter((line) => line.startsWith(`workspace ${id}: stopping it`))).toHaveLength(1);
+    expect(log.filter((line) => line.startsWith("idle stop"))).toEqual([]);
   });
 });

@@ -41,10 +41,14 @@ export type NewWorkspaceRow = Omit<WorkspaceTable, "id" | "idle_stopped_at" | "l
  * the workspace row with its id in one transaction, so of two creates (in this process or another
  * instance on the same database) only one gets it; retiring deletes the row the same way first.
  * The pool refills one spare at a time, only while no create or start is under way, and retires
- * spares whose fingerprint (image, hardening) is no longer the driver's.
+ * spares whose fingerprint (image, hardening) is no longer the driver's. On a swarm the fingerprint
+ * names the instance's node, where its spares are made: each node's instances keep and claim their
+ * own node's spares, and a claimed one runs where its claimer's engine reaches it.
  */
 export class WarmPool {
   private readonly fingerprint: string;
+  /** The configured size, or 0 once the driver said this instance can make no spares. */
+  private size: number;
   private readonly stopping = new AbortController();
   private working: Promise<void> | undefined;
   private failures = 0;
@@ -55,15 +59,29 @@ export class WarmPool {
 
   constructor(private readonly opts: WarmPoolOptions) {
     this.fingerprint = opts.driver.fingerprint(opts.image);
+    this.size = opts.size;
   }
 
   /**
    * Finds the spares an earlier run (or another instance) made: current ones are connected, the
    * others (older image or hardening, stopped, more than the pool's size, leftovers of a crash) are
-   * removed in the background. Then fills the pool.
+   * removed in the background. Then fills the pool, unless the driver says this instance can make
+   * no spares (its machine of a swarm takes no workspaces): it then keeps none.
    */
   async init(): Promise<void> {
     const { db, driver } = this.opts;
+    // Not knowing (the engine did not answer) keeps the pool: a spare it cannot place fails alone.
+    const unavailable =
+      this.size > 0
+        ? await driver.sparesUnavailable?.().catch((err: Error) => {
+            this.opts.log(`warm pool: could not tell whether this machine takes spares: ${err.message}`);
+            return undefined;
+          })
+        : undefined;
+    if (unavailable) {
+      this.size = 0;
+      this.opts.log(`warm pool: this instance makes no spare workspaces: ${unavailable}`);
+    }
     // Rows first: a spare's container exists before its row, so a row whose container is missing
     // from the later list is really gone.
     const pooled = new Map((await db.selectFrom("warm_pool").selectAll().execute()).map((r) => [r.id, r]));
@@ -80,11 +98,7 @@ export class WarmPool {
       const row = pooled.get(spare.id);
       if (!row) {
         if (Date.now() - spare.createdAt.getTime() > ORPHAN_AGE_MS) this.leftovers.push(spare.id);
-      } else if (
-        row.fingerprint !== this.fingerprint ||
-        spare.state !== "running" ||
-        kept >= this.opts.size
-      ) {
+      } else if (row.fingerprint !== this.fingerprint || spare.state !== "running" || kept >= this.size) {
         this.retiring.push(spare.id);
       } else {
         kept++;
@@ -94,8 +108,12 @@ export class WarmPool {
         });
       }
     }
-    // Rows whose container is gone (removed by hand, or with its engine).
-    const gone = [...pooled.keys()].filter((id) => !spares.some((s) => s.id === id));
+    // Rows whose container is gone (removed by hand, or with its engine). A driver whose spares are
+    // per machine listed this one's only: the others' are asked for among all workspaces.
+    const listed = new Set(ids);
+    const unlisted = [...pooled.keys()].filter((id) => !listed.has(id));
+    const anywhere = unlisted.length ? new Set((await driver.list()).map((w) => w.id)) : listed;
+    const gone = unlisted.filter((id) => !anywhere.has(id));
     if (gone.length) await db.deleteFrom("warm_pool").where("id", "in", gone).execute();
     await this.logCount();
     this.refill();
@@ -106,7 +124,7 @@ export class WarmPool {
    * left (the caller takes the cold path). The pool refills behind it.
    */
   async claim(row: NewWorkspaceRow): Promise<string | undefined> {
-    if (this.opts.size === 0) return undefined;
+    if (this.size === 0) return undefined;
     try {
       for (let i = 0; i < CLAIM_TRIES; i++) {
         const result = await this.opts.db.transaction().execute(async (trx) => {
@@ -157,7 +175,7 @@ export class WarmPool {
 
   /** Starts the background filler unless it runs already: one spare at a time. */
   private refill(): void {
-    const work = this.opts.size > 0 || this.retiring.length > 0 || this.leftovers.length > 0;
+    const work = this.size > 0 || this.retiring.length > 0 || this.leftovers.length > 0;
     if (!work || this.working || this.stopping.signal.aborted) return;
     this.working = this.fill()
       .catch((err: Error) => this.opts.log(`warm pool: ${err.message}`))
@@ -179,7 +197,7 @@ export class WarmPool {
         await this.removeSpare(leftover);
         continue;
       }
-      if ((await this.count()) >= this.opts.size) return;
+      if ((await this.count()) >= this.size) return;
       if (await this.makeSpare()) this.failures = 0;
       else {
         this.failures++;
@@ -251,6 +269,6 @@ export class WarmPool {
   }
 
   private async logCount(): Promise<void> {
-    this.opts.log(`warm pool: ${await this.count()} of ${this.opts.size} ready`);
+    this.opts.log(`warm pool: ${await this.count()} of ${this.size} ready`);
   }
 }
