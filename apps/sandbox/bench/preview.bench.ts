@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
@@ -7,6 +8,7 @@ import { containerName } from "../src/docker/container-spec";
 import type { WorkspaceDriver } from "../src/driver/workspace-driver";
 import { APP_SERVER } from "../src/preview/testing/app-server";
 import { enterPreview, nextMessage, opened, previewSocket } from "../src/preview/testing/preview-client";
+import { TunnelAgent } from "../src/preview/tunnel-agent";
 import { execIn, instanceDriver, startTestService, waitForStatus } from "../src/testing/harness";
 import { until } from "../src/testing/until";
 
@@ -56,22 +58,25 @@ const load = async (count, latencies) => {
 })();
 `;
 
-/** The load through the preview origin, from this process, with the same keep-alive client. */
-async function previewLoad(root: string, cookie: string, concurrency: number): Promise<Load> {
-  const origin = new URL(root);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+/**
+ * The same keep-alive load from this process: `target` says where each GET goes (its own agent,
+ * so every connection is open before the timing starts).
+ */
+async function hostLoad(
+  target: { port: number; host?: string; headers?: http.OutgoingHttpHeaders; agent?: http.Agent },
+  concurrency: number,
+): Promise<Load> {
+  const agent = target.agent ?? new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const options = { host: "127.0.0.1", path: "/", ...target, agent };
   const get = () =>
     new Promise<number>((resolve, reject) => {
       const start = performance.now();
       http
-        .get(
-          { host: "127.0.0.1", port: origin.port, path: "/", agent, headers: { host: origin.host, cookie } },
-          (res) => {
-            if (res.statusCode !== 200) reject(new Error(`the preview answered ${res.statusCode}`));
-            res.resume();
-            res.on("end", () => resolve(performance.now() - start));
-          },
-        )
+        .get(options, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`the app answered ${res.statusCode}`));
+          res.resume();
+          res.on("end", () => resolve(performance.now() - start));
+        })
         .on("error", reject);
     });
   const load = async (count: number, latencies: number[]) => {
@@ -92,6 +97,40 @@ async function previewLoad(root: string, cookie: string, concurrency: number): P
   } finally {
     agent.destroy();
   }
+}
+
+/** The load through the preview origin (the service's HTTP server, its gate, filters and tunnels). */
+function previewLoad(root: string, cookie: string, concurrency: number): Promise<Load> {
+  const origin = new URL(root);
+  return hostLoad({ port: Number(origin.port), headers: { host: origin.host, cookie } }, concurrency);
+}
+
+/** The load straight through the workspace's relay (a unix socket per connection), no service: the relay's cost. */
+function relayLoad(streams: PortStreams, id: string, concurrency: number): Promise<Load> {
+  return hostLoad({ host: id, port: PORT, agent: new TunnelAgent(streams) }, concurrency);
+}
+
+/**
+ * A TCP server in this process that splices each connection to a tunnel of its own, bytes only
+ * (no HTTP parsing, no gate): the floor of the service's extra hop.
+ */
+async function spliceServer(streams: PortStreams, id: string): Promise<net.Server> {
+  const server = net.createServer((client) => {
+    client.setNoDelay(true);
+    client.on("error", () => client.destroy());
+    client.pause();
+    streams.open(id, PORT).then(
+      (tunnel) => {
+        client.once("close", () => tunnel.destroy());
+        tunnel.once("close", () => client.destroy());
+        client.pipe(tunnel).pipe(client);
+        client.resume();
+      },
+      () => client.destroy(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
 }
 
 async function containerLoad(instance: string, id: string, concurrency: number): Promise<Load> {
@@ -138,6 +177,29 @@ function rows(label: string, via: Load, direct: Load, concurrency: number): Benc
       target: "≥ 0.5×",
       pass: throughput >= 0.5,
       notes,
+    },
+  ];
+}
+
+/**
+ * A row pair for one part of the split (see `run`): its p50 and its requests per second, each as a
+ * ratio to the same load inside the container.
+ */
+function splitRows(label: string, part: string, load: Load, direct: Load): BenchResult[] {
+  const p50 = (l: Load) => percentile(l.latencies, 50);
+  const rps = (l: Load) => l.latencies.length / l.seconds;
+  return [
+    {
+      name: `${label}: p50 ${part}`,
+      value: round(p50(load), 3),
+      unit: "ms",
+      ratio: round(p50(load) / p50(direct), 2),
+    },
+    {
+      name: `${label}: requests per second ${part}`,
+      value: round(rps(load), 0),
+      unit: "req/s",
+      ratio: round(rps(load) / rps(direct), 2),
     },
   ];
 }
@@ -231,32 +293,37 @@ export async function run(): Promise<BenchResult[]> {
       );
 
       const results: BenchResult[] = [];
-      for (const concurrency of [1, CONCURRENCY]) {
-        const direct = await containerLoad(t.instance, id, concurrency);
-        const via = await previewLoad(root, cookie, concurrency);
-        // The A/B of one run: the gate's four lookups in the database on every request.
-        t.service.access.enabled = false;
-        const uncached = await previewLoad(root, cookie, concurrency).finally(() => {
-          t.service.access.enabled = true;
-        });
-        results.push(
-          ...rows(`${concurrency} at a time`, via, direct, concurrency),
-          {
-            name: `${concurrency} at a time, the access cache off: p50 through the preview`,
-            value: round(percentile(uncached.latencies, 50), 3),
-            unit: "ms",
-            ratio: round(percentile(uncached.latencies, 50) / percentile(direct.latencies, 50), 2),
-          },
-          {
-            name: `${concurrency} at a time, the access cache off: requests per second through the preview`,
-            value: round(uncached.latencies.length / uncached.seconds, 0),
-            unit: "req/s",
-            ratio: round(
-              uncached.latencies.length / uncached.seconds / (direct.latencies.length / direct.seconds),
-              2,
+      const streams = new PortStreams(driver);
+      const splice = await spliceServer(streams, id);
+      const splicePort = (splice.address() as net.AddressInfo).port;
+      try {
+        // The split, side by side in one run: (a) inside the container, (b) this process straight
+        // through the relay's socket, (c) a byte splice in this process to the relay, (d) the preview.
+        for (const concurrency of [1, CONCURRENCY]) {
+          const label = `${concurrency} at a time`;
+          const direct = await containerLoad(t.instance, id, concurrency);
+          const relayed = await relayLoad(streams, id, concurrency);
+          const spliced = await hostLoad({ port: splicePort }, concurrency);
+          const via = await previewLoad(root, cookie, concurrency);
+          // The A/B of one run: the gate's four lookups in the database on every request.
+          t.service.access.enabled = false;
+          const uncached = await previewLoad(root, cookie, concurrency).finally(() => {
+            t.service.access.enabled = true;
+          });
+          results.push(
+            ...rows(label, via, direct, concurrency),
+            ...splitRows(label, "straight through the relay's socket, no service (b)", relayed, direct),
+            ...splitRows(
+              label,
+              "through a byte splice in the service's process to the relay (c)",
+              spliced,
+              direct,
             ),
-          },
-        );
+            ...splitRows(label, "through the preview, the access cache off", uncached, direct),
+          );
+        }
+      } finally {
+        splice.close();
       }
 
       const ws = previewSocket(root, cookie);
@@ -289,7 +356,6 @@ export async function run(): Promise<BenchResult[]> {
         },
       );
 
-      const streams = new PortStreams(driver);
       if (driver.portConnection) {
         const relay = new Docker().getContainer(`${containerName(t.instance, id)}-relay`);
         results.push(
