@@ -1,5 +1,6 @@
 import http from "node:http";
 import net from "node:net";
+import type { Duplex } from "node:stream";
 import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
@@ -8,7 +9,6 @@ import { containerName } from "../src/docker/container-spec";
 import type { WorkspaceDriver } from "../src/driver/workspace-driver";
 import { APP_SERVER } from "../src/preview/testing/app-server";
 import { enterPreview, nextMessage, opened, previewSocket } from "../src/preview/testing/preview-client";
-import { TunnelAgent } from "../src/preview/tunnel-agent";
 import { execIn, instanceDriver, startTestService, waitForStatus } from "../src/testing/harness";
 import { until } from "../src/testing/until";
 
@@ -105,9 +105,18 @@ function previewLoad(root: string, cookie: string, concurrency: number): Promise
   return hostLoad({ port: Number(origin.port), headers: { host: origin.host, cookie } }, concurrency);
 }
 
-/** The load straight through the workspace's relay (a unix socket per connection), no service: the relay's cost. */
+/**
+ * The load straight through the workspace's relay (a unix socket per keep-alive connection), with
+ * node's client as inside the container, and no service: the relay's cost.
+ */
 function relayLoad(streams: PortStreams, id: string, concurrency: number): Promise<Load> {
-  return hostLoad({ host: id, port: PORT, agent: new TunnelAgent(streams) }, concurrency);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  Object.assign(agent, {
+    createConnection: (_options: unknown, callback: (error: Error | null, socket?: Duplex) => void) => {
+      streams.open(id, PORT).then((tunnel) => callback(null, tunnel), callback);
+    },
+  });
+  return hostLoad({ port: PORT, agent }, concurrency);
 }
 
 /**
