@@ -1,6 +1,9 @@
+import { execFileSync } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
+import path from "node:path";
 import type { Duplex } from "node:stream";
+import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
@@ -19,6 +22,10 @@ const CONCURRENCY = 8;
 const ECHOES = 300;
 const TUNNELS = 20;
 const RELAY_STARTS = 5;
+/** `curl` processes per side in the literal comparison (one process, one connection, one GET each). */
+const CURLS = 200;
+/** Where the host's curl goes in the workspace: its volume (the root is read-only, the tmpfs folders noexec). */
+const CURL_DIR = `${containerLayout.workspace}/.bench-curl`;
 
 /** What one load run measured: each request's latency (ms) and the run's length (s). */
 interface Load {
@@ -269,6 +276,119 @@ async function openTimes(
   return round(percentile(opens, 50), 1);
 }
 
+/**
+ * The host's `curl` and its libcurl, brought into the workspace through one exec's stdin (the image
+ * has no curl; every other library it needs is the image's own, both being Debian bookworm). False,
+ * with the reason logged, where that does not work (no curl on the host, another distribution).
+ */
+async function curlInWorkspace(driver: WorkspaceDriver, instance: string, id: string): Promise<boolean> {
+  try {
+    const ldd = execFileSync("ldd", ["/usr/bin/curl"], { encoding: "utf8" });
+    const libcurl = /libcurl\.so\.4 => (\S+)/.exec(ldd)?.[1];
+    if (!libcurl) throw new Error("the host's curl has no libcurl.so.4");
+    const tar = execFileSync("tar", [
+      "-chf",
+      "-",
+      "-C",
+      "/usr/bin",
+      "curl",
+      "-C",
+      path.dirname(libcurl),
+      "libcurl.so.4",
+    ]);
+    const untar = await driver.exec(id, ["sh", "-c", `mkdir -p ${CURL_DIR} && tar -xf - -C ${CURL_DIR}`]);
+    untar.stdout.resume();
+    untar.stderr.resume();
+    untar.stdin.end(tar);
+    if ((await untar.exited) !== 0) throw new Error("tar in the workspace failed");
+    const { code, out } = await execIn(instance, id, [
+      "env",
+      `LD_LIBRARY_PATH=${CURL_DIR}`,
+      `${CURL_DIR}/curl`,
+      "--version",
+    ]);
+    if (code !== 0) throw new Error(out);
+    return true;
+  } catch (error) {
+    console.log(`  (no curl rows: ${(error as Error).message})`);
+    return false;
+  }
+}
+
+/** A command run `CURLS` times by one shell: `sh -c LOOP sh <times> <command…>`. */
+const loop = (command: string[]) => [
+  "sh",
+  "-c",
+  'n=$1; shift; for i in $(seq "$n"); do "$@"; done',
+  "sh",
+  String(CURLS),
+  ...command,
+];
+
+/** Each curl's time_total, in ms. */
+function curlTimes(output: string): number[] {
+  return output
+    .split("\n")
+    .filter((line) => /^[0-9.]+$/.test(line))
+    .map((line) => Number(line) * 1000);
+}
+const CURL_ARGS = ["-s", "-o", "/dev/null", "-w", "%{time_total}\n"];
+
+/**
+ * The issue's literal baseline: `curl` to the app inside the container, one process per request
+ * (a loop run by one `docker exec`), against one `curl` process per request on the host through the
+ * preview; each timed by curl itself (connection included).
+ */
+async function curlRows(
+  driver: WorkspaceDriver,
+  instance: string,
+  id: string,
+  root: string,
+  cookie: string,
+): Promise<BenchResult[]> {
+  if (!(await curlInWorkspace(driver, instance, id))) return [];
+  const origin = new URL(root);
+  const inside = await execIn(instance, id, [
+    "env",
+    `LD_LIBRARY_PATH=${CURL_DIR}`,
+    ...loop([`${CURL_DIR}/curl`, ...CURL_ARGS, `http://127.0.0.1:${PORT}/`]),
+  ]);
+  const through = execFileSync(
+    "sh",
+    loop([
+      "curl",
+      ...CURL_ARGS,
+      "-H",
+      `Host: ${origin.host}`,
+      "-H",
+      `Cookie: ${cookie}`,
+      `http://127.0.0.1:${origin.port}/`,
+    ]).slice(1),
+    { encoding: "utf8" },
+  );
+  const direct = curlTimes(inside.out);
+  const via = curlTimes(through);
+  if (direct.length !== CURLS || via.length !== CURLS)
+    throw new Error(`curl gave ${direct.length} and ${via.length} times`);
+  const p = (times: number[], q: number) => round(percentile(times, q), 2);
+  const ratio = round(percentile(via, 50) / percentile(direct, 50), 2);
+  return [
+    { name: "one curl process per GET: p50 through the preview", value: p(via, 50), unit: "ms" },
+    { name: "one curl process per GET: p99 through the preview", value: p(via, 99), unit: "ms" },
+    { name: "one curl process per GET: p50 inside the container", value: p(direct, 50), unit: "ms" },
+    { name: "one curl process per GET: p99 inside the container", value: p(direct, 99), unit: "ms" },
+    {
+      name: "one curl process per GET: latency p50, preview / inside",
+      value: ratio,
+      unit: "×",
+      ratio,
+      target: "≤ 2×",
+      pass: ratio <= 2,
+      notes: `${CURLS} curl processes each side, timed by curl (-w %{time_total}), a new connection each; the host's curl copied into the workspace`,
+    },
+  ];
+}
+
 /** The same driver without its relay: tunnels by `docker exec`, as under gVisor or a remote engine. */
 function withoutRelay(driver: WorkspaceDriver): WorkspaceDriver {
   return Object.create(driver, { portConnection: { value: undefined } }) as WorkspaceDriver;
@@ -334,6 +454,8 @@ export async function run(): Promise<BenchResult[]> {
       } finally {
         splice.close();
       }
+
+      results.push(...(await curlRows(driver, t.instance, id, root, cookie)));
 
       const ws = previewSocket(root, cookie);
       await opened(ws);

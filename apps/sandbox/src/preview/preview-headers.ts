@@ -16,9 +16,12 @@ const HOP_BY_HOP = new Set([
 /** The service's own cookies: the preview cookie, the IDE's session (never sent here, but never forwarded either). */
 const isServiceCookie = (name: string) => name.trim().toLowerCase().startsWith("coder_");
 
-/** Whether a request header may go to the app: no client-sent `X-Forwarded-*` or `Forwarded`. */
+/**
+ * Whether a request header may go to the app: no client-sent `X-Forwarded-*` or `Forwarded`, and
+ * no `Expect` (the service's server answers `100-continue` itself; the body follows as any other).
+ */
 function forwardable(name: string): boolean {
-  return !name.startsWith("x-forwarded-") && name !== "forwarded";
+  return !name.startsWith("x-forwarded-") && name !== "forwarded" && name !== "expect";
 }
 
 /** Whether a header may hold a `coder_` cookie at all (most hold none: they pass as they are). */

@@ -93,6 +93,7 @@ export class PreviewProxy {
         : req;
     if (!body) req.resume();
     let abort: ((reason?: Error) => void) | undefined;
+    let browserLeft = false;
     this.pools.of(target.workspaceId, target.port).dispatch(
       {
         method: (req.method ?? "GET") as Dispatcher.HttpMethod,
@@ -103,6 +104,8 @@ export class PreviewProxy {
       {
         onConnect: (abortRequest) => {
           abort = abortRequest;
+          // The browser left while the request waited for a connection: it never goes.
+          if (browserLeft) abortRequest();
         },
         onHeaders: (status, headers, resume, statusText) => {
           // An interim answer (103 Early Hints) stays between the app and the proxy, as with node's client.
@@ -124,7 +127,9 @@ export class PreviewProxy {
     );
     // The browser went away mid-request or mid-answer: the tunnel goes too (it cannot be reused half-read).
     res.once("close", () => {
-      if (!res.writableFinished) abort?.();
+      if (res.writableFinished) return;
+      browserLeft = true;
+      abort?.();
     });
   }
 
