@@ -16,12 +16,9 @@ const HOP_BY_HOP = new Set([
 /** The service's own cookies: the preview cookie, the IDE's session (never sent here, but never forwarded either). */
 const isServiceCookie = (name: string) => name.trim().toLowerCase().startsWith("coder_");
 
-/**
- * Whether a request header may go to the app: no client-sent `X-Forwarded-*` or `Forwarded`, and
- * no `Expect` (the service's server answers `100-continue` itself; the body follows as any other).
- */
+/** Whether a request header may go to the app: no client-sent `X-Forwarded-*` or `Forwarded`. */
 function forwardable(name: string): boolean {
-  return !name.startsWith("x-forwarded-") && name !== "forwarded" && name !== "expect";
+  return !name.startsWith("x-forwarded-") && name !== "forwarded";
 }
 
 /** Whether a header may hold a `coder_` cookie at all (most hold none: they pass as they are). */
@@ -92,8 +89,8 @@ function hostOnlyAppCookie(line: string): string | undefined {
 }
 
 /**
- * The headers of the app's answer, from its raw pairs (`[name, value, name, value, …]`, as undici
- * hands them over): its own, minus the hop-by-hop ones, with its cookies confined (above). A
+ * The headers of the app's answer, from its raw pairs (`[name, value, name, value, …]`: node's
+ * `rawHeaders`, read without building the merged headers object): its own, minus the hop-by-hop ones, with its cookies confined (above). A
  * header the app sent twice goes twice; the names are lowercased.
  */
 export function browserHeaders(raw: readonly (Buffer | string)[]): OutgoingHttpHeaders {

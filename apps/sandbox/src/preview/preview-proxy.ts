@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { Dispatcher } from "undici";
 import type { ConnectionRegistry } from "../auth/connection-registry";
 import type { PortStreams } from "../daemon/port-streams";
 import { ServiceError } from "../errors/service-error";
@@ -14,7 +13,7 @@ import type { PreviewOrigins } from "./preview-origins";
 import type { PreviewSessions } from "./preview-sessions";
 import type { PreviewSockets } from "./preview-sockets";
 import type { PreviewTokens } from "./preview-tokens";
-import { TunnelPools } from "./tunnel-pools";
+import { TunnelAgent } from "./tunnel-agent";
 
 export interface PreviewProxyDeps {
   gate: PreviewGate;
@@ -36,7 +35,7 @@ const STALE_LINK = "this preview link was already used or has expired; open the 
 function unreachable(target: PreviewTarget, error: unknown): string {
   if (error instanceof ServiceError) return `${error.message}.`;
   // The tunnel reached the port, then the app hung up before it answered (a crash, a dropped request).
-  if ((error as NodeJS.ErrnoException).code === "UND_ERR_SOCKET")
+  if ((error as NodeJS.ErrnoException).code === "ECONNRESET")
     return `the app on port ${target.port} closed the connection without answering; see its output in the terminal.`;
   return `port ${target.port} of the workspace cannot be reached; is the workspace running?`;
 }
@@ -49,10 +48,10 @@ function unreachable(target: PreviewTarget, error: unknown): string {
  * `X-Forwarded-*` reaches the app; nobody signed in is sent to the IDE's sign-in, never to the app.
  */
 export class PreviewProxy {
-  private readonly pools: TunnelPools;
+  private readonly agent: TunnelAgent;
 
   constructor(private readonly deps: PreviewProxyDeps) {
-    this.pools = new TunnelPools(deps.streams);
+    this.agent = new TunnelAgent(deps.streams);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, target: PreviewTarget): Promise<void> {
@@ -86,51 +85,39 @@ export class PreviewProxy {
   }
 
   private forward(req: IncomingMessage, res: ServerResponse, target: PreviewTarget, path: string): void {
-    // Without a body the request leaves at once, its head in one write.
-    const body =
-      req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined
-        ? null
-        : req;
-    if (!body) req.resume();
-    let abort: ((reason?: Error) => void) | undefined;
-    let browserLeft = false;
-    this.pools.of(target.workspaceId, target.port).dispatch(
+    const upstream = http.request(
       {
-        method: (req.method ?? "GET") as Dispatcher.HttpMethod,
+        agent: this.agent,
+        host: target.workspaceId,
+        port: target.port,
+        method: req.method,
         path,
         headers: appRequestHeaders(req.headers),
-        body,
+        setHost: false,
       },
-      {
-        onConnect: (abortRequest) => {
-          abort = abortRequest;
-          // The browser left while the request waited for a connection: it never goes.
-          if (browserLeft) abortRequest();
-        },
-        onHeaders: (status, headers, resume, statusText) => {
-          // An interim answer (103 Early Hints) stays between the app and the proxy, as with node's client.
-          if (status < 200) return true;
-          res.writeHead(status, statusText, browserHeaders(headers));
-          // Backpressure: the tunnel is read only as fast as the browser takes the answer.
-          res.on("drain", resume);
-          return true;
-        },
-        onData: (chunk) => res.write(chunk),
-        onComplete: () => {
-          res.end();
-        },
-        onError: (error) => {
-          if (!res.headersSent) return previewAnswer(res, 502, unreachable(target, error));
-          res.destroy();
-        },
+      (app) => {
+        res.writeHead(app.statusCode ?? 502, app.statusMessage, browserHeaders(app.rawHeaders));
+        app.pipe(res);
+        // The browser went away mid-answer: the tunnel goes too (it cannot be reused half-read).
+        res.once("close", () => {
+          if (!app.complete) upstream.destroy();
+        });
       },
     );
-    // The browser went away mid-request or mid-answer: the tunnel goes too (it cannot be reused half-read).
-    res.once("close", () => {
-      if (res.writableFinished) return;
-      browserLeft = true;
-      abort?.();
+    upstream.once("error", (error) => {
+      if (!res.headersSent) return previewAnswer(res, 502, unreachable(target, error));
+      res.destroy();
     });
+    req.once("close", () => {
+      if (!req.complete) upstream.destroy();
+    });
+    // Without a body the request leaves at once, headers and end in one write.
+    if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+      req.resume();
+      upstream.end();
+    } else {
+      req.pipe(upstream);
+    }
   }
 
   /**
@@ -179,7 +166,7 @@ export class PreviewProxy {
 
   /** Ends every preview connection (the service stops). */
   close(): void {
-    this.pools.destroy();
+    this.agent.destroy();
     this.deps.sockets.endAll();
   }
 }
