@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import type { Duplex } from "node:stream";
+import { promisify } from "node:util";
 import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
@@ -332,7 +333,8 @@ function curlTimes(output: string): number[] {
     .filter((line) => /^[0-9.]+$/.test(line))
     .map((line) => Number(line) * 1000);
 }
-const CURL_ARGS = ["-s", "-o", "/dev/null", "-w", "%{time_total}\n"];
+const CURL_ARGS = ["-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{time_total}\n"];
+const execFileAsync = promisify(execFile);
 
 /**
  * The issue's literal baseline: `curl` to the app inside the container, one process per request
@@ -353,7 +355,8 @@ async function curlRows(
     `LD_LIBRARY_PATH=${CURL_DIR}`,
     ...loop([`${CURL_DIR}/curl`, ...CURL_ARGS, `http://127.0.0.1:${PORT}/`]),
   ]);
-  const through = execFileSync(
+  // Not execFileSync: the service answering these runs in this very process.
+  const { stdout: through } = await execFileAsync(
     "sh",
     loop([
       "curl",
