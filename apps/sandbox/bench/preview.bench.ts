@@ -1,4 +1,10 @@
+import { execFile, execFileSync } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import type { Duplex } from "node:stream";
+import { promisify } from "node:util";
+import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
 import type { BenchResult } from "../../../bench/types";
 import { percentile, round } from "../../../bench/types";
@@ -17,6 +23,10 @@ const CONCURRENCY = 8;
 const ECHOES = 300;
 const TUNNELS = 20;
 const RELAY_STARTS = 5;
+/** `curl` processes per side in the literal comparison (one process, one connection, one GET each). */
+const CURLS = 200;
+/** Where the host's curl goes in the workspace: its volume (the root is read-only, the tmpfs folders noexec). */
+const CURL_DIR = `${containerLayout.workspace}/.bench-curl`;
 
 /** What one load run measured: each request's latency (ms) and the run's length (s). */
 interface Load {
@@ -56,22 +66,25 @@ const load = async (count, latencies) => {
 })();
 `;
 
-/** The load through the preview origin, from this process, with the same keep-alive client. */
-async function previewLoad(root: string, cookie: string, concurrency: number): Promise<Load> {
-  const origin = new URL(root);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+/**
+ * The same keep-alive load from this process: `target` says where each GET goes (its own agent,
+ * so every connection is open before the timing starts).
+ */
+async function hostLoad(
+  target: { port: number; host?: string; headers?: http.OutgoingHttpHeaders; agent?: http.Agent },
+  concurrency: number,
+): Promise<Load> {
+  const agent = target.agent ?? new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const options = { host: "127.0.0.1", path: "/", ...target, agent };
   const get = () =>
     new Promise<number>((resolve, reject) => {
       const start = performance.now();
       http
-        .get(
-          { host: "127.0.0.1", port: origin.port, path: "/", agent, headers: { host: origin.host, cookie } },
-          (res) => {
-            if (res.statusCode !== 200) reject(new Error(`the preview answered ${res.statusCode}`));
-            res.resume();
-            res.on("end", () => resolve(performance.now() - start));
-          },
-        )
+        .get(options, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`the app answered ${res.statusCode}`));
+          res.resume();
+          res.on("end", () => resolve(performance.now() - start));
+        })
         .on("error", reject);
     });
   const load = async (count: number, latencies: number[]) => {
@@ -92,6 +105,49 @@ async function previewLoad(root: string, cookie: string, concurrency: number): P
   } finally {
     agent.destroy();
   }
+}
+
+/** The load through the preview origin (the service's HTTP server, its gate, filters and tunnels). */
+function previewLoad(root: string, cookie: string, concurrency: number): Promise<Load> {
+  const origin = new URL(root);
+  return hostLoad({ port: Number(origin.port), headers: { host: origin.host, cookie } }, concurrency);
+}
+
+/**
+ * The load straight through the workspace's relay (a unix socket per keep-alive connection), with
+ * node's client as inside the container, and no service: the relay's cost.
+ */
+function relayLoad(streams: PortStreams, id: string, concurrency: number): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  Object.assign(agent, {
+    createConnection: (_options: unknown, callback: (error: Error | null, socket?: Duplex) => void) => {
+      streams.open(id, PORT).then((tunnel) => callback(null, tunnel), callback);
+    },
+  });
+  return hostLoad({ port: PORT, agent }, concurrency);
+}
+
+/**
+ * A TCP server in this process that splices each connection to a tunnel of its own, bytes only
+ * (no HTTP parsing, no gate): the floor of the service's extra hop.
+ */
+async function spliceServer(streams: PortStreams, id: string): Promise<net.Server> {
+  const server = net.createServer((client) => {
+    client.setNoDelay(true);
+    client.on("error", () => client.destroy());
+    client.pause();
+    streams.open(id, PORT).then(
+      (tunnel) => {
+        client.once("close", () => tunnel.destroy());
+        tunnel.once("close", () => client.destroy());
+        client.pipe(tunnel).pipe(client);
+        client.resume();
+      },
+      () => client.destroy(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
 }
 
 async function containerLoad(instance: string, id: string, concurrency: number): Promise<Load> {
@@ -138,6 +194,29 @@ function rows(label: string, via: Load, direct: Load, concurrency: number): Benc
       target: "≥ 0.5×",
       pass: throughput >= 0.5,
       notes,
+    },
+  ];
+}
+
+/**
+ * A row pair for one part of the split (see `run`): its p50 and its requests per second, each as a
+ * ratio to the same load inside the container.
+ */
+function splitRows(label: string, part: string, load: Load, direct: Load): BenchResult[] {
+  const p50 = (l: Load) => percentile(l.latencies, 50);
+  const rps = (l: Load) => l.latencies.length / l.seconds;
+  return [
+    {
+      name: `${label}: p50 ${part}`,
+      value: round(p50(load), 3),
+      unit: "ms",
+      ratio: round(p50(load) / p50(direct), 2),
+    },
+    {
+      name: `${label}: requests per second ${part}`,
+      value: round(rps(load), 0),
+      unit: "req/s",
+      ratio: round(rps(load) / rps(direct), 2),
     },
   ];
 }
@@ -198,6 +277,121 @@ async function openTimes(
   return round(percentile(opens, 50), 1);
 }
 
+/**
+ * The host's `curl` and its libcurl, brought into the workspace through one exec's stdin (the image
+ * has no curl; every other library it needs is the image's own, both being Debian bookworm). False,
+ * with the reason logged, where that does not work (no curl on the host, another distribution).
+ */
+async function curlInWorkspace(driver: WorkspaceDriver, instance: string, id: string): Promise<boolean> {
+  try {
+    const ldd = execFileSync("ldd", ["/usr/bin/curl"], { encoding: "utf8" });
+    const libcurl = /libcurl\.so\.4 => (\S+)/.exec(ldd)?.[1];
+    if (!libcurl) throw new Error("the host's curl has no libcurl.so.4");
+    const tar = execFileSync("tar", [
+      "-chf",
+      "-",
+      "-C",
+      "/usr/bin",
+      "curl",
+      "-C",
+      path.dirname(libcurl),
+      "libcurl.so.4",
+    ]);
+    const untar = await driver.exec(id, ["sh", "-c", `mkdir -p ${CURL_DIR} && tar -xf - -C ${CURL_DIR}`]);
+    untar.stdout.resume();
+    untar.stderr.resume();
+    untar.stdin.end(tar);
+    if ((await untar.exited) !== 0) throw new Error("tar in the workspace failed");
+    const { code, out } = await execIn(instance, id, [
+      "env",
+      `LD_LIBRARY_PATH=${CURL_DIR}`,
+      `${CURL_DIR}/curl`,
+      "--version",
+    ]);
+    if (code !== 0) throw new Error(out);
+    return true;
+  } catch (error) {
+    console.log(`  (no curl rows: ${(error as Error).message})`);
+    return false;
+  }
+}
+
+/** A command run `CURLS` times by one shell: `sh -c LOOP sh <times> <command…>`. */
+const loop = (command: string[]) => [
+  "sh",
+  "-c",
+  'n=$1; shift; for i in $(seq "$n"); do "$@"; done',
+  "sh",
+  String(CURLS),
+  ...command,
+];
+
+/** Each curl's time_total, in ms. */
+function curlTimes(output: string): number[] {
+  return output
+    .split("\n")
+    .filter((line) => /^[0-9.]+$/.test(line))
+    .map((line) => Number(line) * 1000);
+}
+const CURL_ARGS = ["-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{time_total}\n"];
+const execFileAsync = promisify(execFile);
+
+/**
+ * The issue's literal baseline: `curl` to the app inside the container, one process per request
+ * (a loop run by one `docker exec`), against one `curl` process per request on the host through the
+ * preview; each timed by curl itself (connection included).
+ */
+async function curlRows(
+  driver: WorkspaceDriver,
+  instance: string,
+  id: string,
+  root: string,
+  cookie: string,
+): Promise<BenchResult[]> {
+  if (!(await curlInWorkspace(driver, instance, id))) return [];
+  const origin = new URL(root);
+  const inside = await execIn(instance, id, [
+    "env",
+    `LD_LIBRARY_PATH=${CURL_DIR}`,
+    ...loop([`${CURL_DIR}/curl`, ...CURL_ARGS, `http://127.0.0.1:${PORT}/`]),
+  ]);
+  // Not execFileSync: the service answering these runs in this very process.
+  const { stdout: through } = await execFileAsync(
+    "sh",
+    loop([
+      "curl",
+      ...CURL_ARGS,
+      "-H",
+      `Host: ${origin.host}`,
+      "-H",
+      `Cookie: ${cookie}`,
+      `http://127.0.0.1:${origin.port}/`,
+    ]).slice(1),
+    { encoding: "utf8" },
+  );
+  const direct = curlTimes(inside.out);
+  const via = curlTimes(through);
+  if (direct.length !== CURLS || via.length !== CURLS)
+    throw new Error(`curl gave ${direct.length} and ${via.length} times`);
+  const p = (times: number[], q: number) => round(percentile(times, q), 2);
+  const ratio = round(percentile(via, 50) / percentile(direct, 50), 2);
+  return [
+    { name: "one curl process per GET: p50 through the preview", value: p(via, 50), unit: "ms" },
+    { name: "one curl process per GET: p99 through the preview", value: p(via, 99), unit: "ms" },
+    { name: "one curl process per GET: p50 inside the container", value: p(direct, 50), unit: "ms" },
+    { name: "one curl process per GET: p99 inside the container", value: p(direct, 99), unit: "ms" },
+    {
+      name: "one curl process per GET: latency p50, preview / inside",
+      value: ratio,
+      unit: "×",
+      ratio,
+      target: "≤ 2×",
+      pass: ratio <= 2,
+      notes: `${CURLS} curl processes each side, timed by curl (-w %{time_total}), a new connection each; the host's curl copied into the workspace`,
+    },
+  ];
+}
+
 /** The same driver without its relay: tunnels by `docker exec`, as under gVisor or a remote engine. */
 function withoutRelay(driver: WorkspaceDriver): WorkspaceDriver {
   return Object.create(driver, { portConnection: { value: undefined } }) as WorkspaceDriver;
@@ -231,33 +425,40 @@ export async function run(): Promise<BenchResult[]> {
       );
 
       const results: BenchResult[] = [];
-      for (const concurrency of [1, CONCURRENCY]) {
-        const direct = await containerLoad(t.instance, id, concurrency);
-        const via = await previewLoad(root, cookie, concurrency);
-        // The A/B of one run: the gate's four lookups in the database on every request.
-        t.service.access.enabled = false;
-        const uncached = await previewLoad(root, cookie, concurrency).finally(() => {
-          t.service.access.enabled = true;
-        });
-        results.push(
-          ...rows(`${concurrency} at a time`, via, direct, concurrency),
-          {
-            name: `${concurrency} at a time, the access cache off: p50 through the preview`,
-            value: round(percentile(uncached.latencies, 50), 3),
-            unit: "ms",
-            ratio: round(percentile(uncached.latencies, 50) / percentile(direct.latencies, 50), 2),
-          },
-          {
-            name: `${concurrency} at a time, the access cache off: requests per second through the preview`,
-            value: round(uncached.latencies.length / uncached.seconds, 0),
-            unit: "req/s",
-            ratio: round(
-              uncached.latencies.length / uncached.seconds / (direct.latencies.length / direct.seconds),
-              2,
+      const streams = new PortStreams(driver);
+      const splice = await spliceServer(streams, id);
+      const splicePort = (splice.address() as net.AddressInfo).port;
+      try {
+        // The split, side by side in one run: (a) inside the container, (b) this process straight
+        // through the relay's socket, (c) a byte splice in this process to the relay, (d) the preview.
+        for (const concurrency of [1, CONCURRENCY]) {
+          const label = `${concurrency} at a time`;
+          const direct = await containerLoad(t.instance, id, concurrency);
+          const relayed = await relayLoad(streams, id, concurrency);
+          const spliced = await hostLoad({ port: splicePort }, concurrency);
+          const via = await previewLoad(root, cookie, concurrency);
+          // The A/B of one run: the gate's four lookups in the database on every request.
+          t.service.access.enabled = false;
+          const uncached = await previewLoad(root, cookie, concurrency).finally(() => {
+            t.service.access.enabled = true;
+          });
+          results.push(
+            ...rows(label, via, direct, concurrency),
+            ...splitRows(label, "straight through the relay's socket, no service (b)", relayed, direct),
+            ...splitRows(
+              label,
+              "through a byte splice in the service's process to the relay (c)",
+              spliced,
+              direct,
             ),
-          },
-        );
+            ...splitRows(label, "through the preview, the access cache off", uncached, direct),
+          );
+        }
+      } finally {
+        splice.close();
       }
+
+      results.push(...(await curlRows(driver, t.instance, id, root, cookie)));
 
       const ws = previewSocket(root, cookie);
       await opened(ws);
@@ -289,7 +490,6 @@ export async function run(): Promise<BenchResult[]> {
         },
       );
 
-      const streams = new PortStreams(driver);
       if (driver.portConnection) {
         const relay = new Docker().getContainer(`${containerName(t.instance, id)}-relay`);
         results.push(

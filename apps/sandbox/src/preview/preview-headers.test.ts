@@ -33,17 +33,27 @@ describe("the headers that cross the preview proxy", () => {
   });
 
   it("makes the app's cookies host-only and drops any it names coder_", () => {
-    expect(
-      browserHeaders({
-        "set-cookie": ["a=1; Domain=.localhost; Path=/", "coder_preview=x; Path=/", "b=2; domain=localhost"],
-        "content-type": "text/html",
-        "x-frame-options": "SAMEORIGIN",
-        connection: "keep-alive",
-      }),
-    ).toEqual({
+    const raw = [
+      ["Set-Cookie", "a=1; Domain=.localhost; Path=/"],
+      ["Set-Cookie", "coder_preview=x; Path=/"],
+      ["set-cookie", "b=2; domain=localhost"],
+      ["Content-Type", "text/html"],
+      ["X-Frame-Options", "SAMEORIGIN"],
+      ["Connection", "keep-alive"],
+      ["Transfer-Encoding", "chunked"],
+    ].flatMap(([name, value]) => [Buffer.from(name as string), Buffer.from(value as string)]);
+    expect({ ...browserHeaders(raw) }).toEqual({
       "set-cookie": ["a=1; Path=/", "b=2"],
       "content-type": "text/html",
       "x-frame-options": "SAMEORIGIN",
+    });
+  });
+
+  it("passes a header the app sent twice as two, and a header named like a prototype as a header", () => {
+    const raw = ["Link", "</a.css>; rel=preload", "link", "</b.js>; rel=preload", "__proto__", "x"];
+    expect({ ...browserHeaders(raw) }).toEqual({
+      link: ["</a.css>; rel=preload", "</b.js>; rel=preload"],
+      ["__proto__"]: "x",
     });
   });
 });

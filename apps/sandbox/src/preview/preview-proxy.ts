@@ -96,7 +96,7 @@ export class PreviewProxy {
         setHost: false,
       },
       (app) => {
-        res.writeHead(app.statusCode ?? 502, app.statusMessage, browserHeaders(app.headers));
+        res.writeHead(app.statusCode ?? 502, app.statusMessage, browserHeaders(app.rawHeaders));
         app.pipe(res);
         // The browser went away mid-answer: the tunnel goes too (it cannot be reused half-read).
         res.once("close", () => {

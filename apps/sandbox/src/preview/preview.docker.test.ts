@@ -138,6 +138,21 @@ describe("previews of the web apps a workspace serves", () => {
       expect(answer.body === body.toString()).toBe(true);
     });
 
+    it("takes a request body sent after 100-continue, as curl sends one over 1 KB", async () => {
+      const body = Buffer.alloc(64 * 1024, "xyz");
+      const answer = await request(`${root}echo`, {
+        method: "POST",
+        headers: {
+          cookie: await ownerCookie(),
+          expect: "100-continue",
+          "content-length": String(body.length),
+        },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body === body.toString()).toBe(true);
+    });
+
     it("echoes WebSocket messages through the preview", async () => {
       const ws = previewSocket(root, await ownerCookie());
       await opened(ws);
