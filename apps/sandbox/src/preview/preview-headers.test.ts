@@ -56,4 +56,9 @@ describe("the headers that cross the preview proxy", () => {
       ["__proto__"]: "x",
     });
   });
+
+  it("keeps the first of a header a browser reads once (a second Content-Length or Location is dropped)", () => {
+    const raw = ["Content-Length", "5", "content-length", "5", "Location", "/a", "location", "/b"];
+    expect({ ...browserHeaders(raw) }).toEqual({ "content-length": "5", location: "/a" });
+  });
 });

@@ -103,12 +103,16 @@ export function browserHeaders(raw: readonly (Buffer | string)[]): OutgoingHttpH
     if (name === "set-cookie") value = hostOnlyAppCookie(value);
     if (value === undefined) continue;
     const known = headers[name];
+    if (known !== undefined && ONCE.has(name)) continue;
     if (known === undefined) headers[name] = name === "set-cookie" ? [value] : value;
     else if (Array.isArray(known)) known.push(value);
     else headers[name] = [String(known), value];
   }
   return headers;
 }
+
+/** Headers a browser reads once: a repeat is dropped (the first kept), as node's own merge does. */
+const ONCE = new Set(["content-length", "content-type", "location", "content-disposition"]);
 
 /** A header's bytes as node writes them back (latin1: every byte the app sent, unchanged). */
 const latin1 = (field: Buffer | string) => (typeof field === "string" ? field : field.toString("latin1"));
