@@ -10,7 +10,7 @@
  * reports travel over the fork's IPC channel.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { COLLAB_TEXT } from "@coder/protocol";
+import { COLLAB_TEXT, TERMINAL_ACK_EVERY_BYTES } from "@coder/protocol";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { collabSocket, openDocument } from "../src/collab/testing/collab-client";
@@ -66,19 +66,26 @@ const PRINTER = `f=/tmp/load$$; mkfifo $f; exec 9<>$f; s=$(printf '%0999d' 0); w
 /** Bytes seen and prompts shown, by every person of this process: what a patient wait watches. */
 const progress = { count: 0 };
 
-/** A person's terminal: a WebSocket that acknowledges what it reads (the service's flow control) and counts bytes (no screen). */
+/**
+ * A person's terminal: a WebSocket that counts the bytes it reads (no screen) and acknowledges them
+ * every TERMINAL_ACK_EVERY_BYTES, as the browser does (the service's flow control).
+ */
 async function streamingTerminal(options: PeopleOptions, name: string) {
   const ws = new WebSocket(`${options.url.replace("http", "ws")}/terminal/${options.workspaceId}/${name}`, {
     headers: { cookie: options.cookie, origin: options.url },
     perMessageDeflate: false,
   });
   const state = { bytes: 0, prompt: false, closed: undefined as string | undefined };
+  let unacked = 0;
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (!isBinary) return;
     state.bytes += data.length;
     progress.count++;
     if (!state.prompt && data.includes("$ ")) state.prompt = true;
-    ws.send(JSON.stringify({ type: "ack", bytes: data.length }));
+    unacked += data.length;
+    if (unacked < TERMINAL_ACK_EVERY_BYTES) return;
+    ws.send(JSON.stringify({ type: "ack", bytes: unacked }));
+    unacked = 0;
   });
   ws.on("close", (code) => {
     state.closed = `terminal ${name} closed (${code})`;

@@ -55,14 +55,19 @@ const AGENT_EVERY_MS = 60_000;
 const SETTLE_MS = 5_000;
 const MEASURE_MS = 15_000;
 /** A curve stops after the first step past this (the service no longer serves that many). */
-const GIVE_UP_P99_MS = 5_000;
+const GIVE_UP_P99_MS = 10_000;
 /** A wait (a workspace starting, people joining, the real clients converging) fails after this long without progress. */
 const STALL_MS = 120_000;
 /** How often a step says how far its workspaces and people are, while they start. */
 const PROGRESS_EVERY_MS = 15_000;
-/** CPU 0 serves, CPU 1 generates (this process and its forks). */
+/**
+ * CPU 0 serves, CPU 1 generates (this process and its forks). CODER_LOAD_PIN=generators keeps only
+ * the generators on CPU 1 (on a machine busy with other work, a service held to one CPU cannot move
+ * away from it); CODER_LOAD_PIN=off leaves both to the scheduler.
+ */
 const SERVICE_CPU = "0";
 const GENERATOR_CPU = "1";
+const PINNING = (process.env.CODER_LOAD_PIN ?? "service") as "service" | "generators" | "off";
 /** A generator whose own event loop lags more than this share of the p99 it reports measures itself. */
 const GENERATOR_BOUND_SHARE = 0.2;
 const TERMINAL_BYTES_PER_SECOND = 10_000;
@@ -76,6 +81,7 @@ const now = () => performance.now();
  * why not when it cannot (the results then say the service was not pinned).
  */
 function pin(pid: number, cpus: string): string | undefined {
+  if (PINNING === "off") return "CODER_LOAD_PIN=off";
   try {
     execFileSync("taskset", ["-a", "-c", "-p", cpus, String(pid)], { stdio: "ignore" });
     return undefined;
@@ -172,7 +178,8 @@ async function startInstances({ instances: count, batching }: Variant, model: Mo
         profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
       );
       children.push(started.child);
-      const unpinned = pin(started.child.pid as number, SERVICE_CPU);
+      const unpinned =
+        PINNING === "service" ? pin(started.child.pid as number, SERVICE_CPU) : `CODER_LOAD_PIN=${PINNING}`;
       if (unpinned) console.log(`  the service is not pinned: ${unpinned}`);
       token ??= started.token;
       const cookie = await login(started.url, token ?? "");
@@ -283,13 +290,14 @@ async function grow(
   log: (line: string) => void,
 ) {
   const needed = Math.ceil(target / PEOPLE_PER_WORKSPACE);
-  const missing = needed - workspaces.length;
+  const missing = Math.max(0, needed - workspaces.length);
   let running = 0;
+  let opening = missing > 0;
   const startedAt = now();
   const progress = setInterval(() => {
     const joined = workspaces.reduce((n, w) => n + w.people.joining, 0);
     log(
-      `    ${target} people: ${workspaces.length}${missing > 0 ? ` + ${running}/${missing}` : ""} workspaces running, ${joined} people joined (${Math.round((now() - startedAt) / 1000)} s)`,
+      `    ${target} people: ${opening ? `${running} of ${missing} new workspaces running` : `${workspaces.length} workspaces`}, ${joined} people joined (${Math.round((now() - startedAt) / 1000)} s)`,
     );
   }, PROGRESS_EVERY_MS);
   try {
@@ -297,7 +305,7 @@ async function grow(
     for (const workspace of workspaces)
       if (!workspace.people.alive)
         workspace.people = await startPeople(peopleOptions(workspace.instance, workspace.id));
-    const opening = Array.from({ length: Math.max(0, missing) }, (_, i) => {
+    const starts = Array.from({ length: missing }, (_, i) => {
       const w = workspaces.length + i;
       return openWorkspace(instances[w % instances.length] as Instance, `load-${w}`, missing).then(
         (opened) => {
@@ -306,7 +314,9 @@ async function grow(
         },
       );
     });
-    for (const opened of await Promise.allSettled(opening)) {
+    const started = await Promise.allSettled(starts);
+    opening = false;
+    for (const opened of started) {
       if (opened.status === "fulfilled") workspaces.push(opened.value);
       else failures.push(`a workspace did not start: ${(opened.reason as Error).message}`);
     }
@@ -423,7 +433,9 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
   const out: BenchResult[] = [];
   const where = pinned
     ? `not pinned (${pinned})`
-    : `service pinned to CPU ${SERVICE_CPU}, generators to CPU ${GENERATOR_CPU} (taskset)`;
+    : PINNING === "service"
+      ? `service pinned to CPU ${SERVICE_CPU}, generators to CPU ${GENERATOR_CPU} (taskset)`
+      : `generators pinned to CPU ${GENERATOR_CPU} (taskset), the service free`;
   for (const s of curve.steps) {
     if (!measured(s)) {
       out.push({
