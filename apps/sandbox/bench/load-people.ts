@@ -63,7 +63,11 @@ const JOINING_AT_ONCE = 5;
 /** Ten 1000-byte lines a second with no process started per line: `read -t` on a FIFO is the sleep. */
 const PRINTER = `f=/tmp/load$$; mkfifo $f; exec 9<>$f; s=$(printf '%0999d' 0); while :; do for i in 0 1 2 3 4 5 6 7 8 9; do echo $s; done; read -t 1 -u 9; done\r`;
 
-/** Bytes seen and prompts shown, by every person of this process: what a patient wait watches. */
+/**
+ * Steps of joining taken by the people of this process (a socket synced, a terminal opened, a
+ * terminal's first bytes, its prompt): what a patient wait watches. Streaming terminals do not
+ * count, or a stuck join would wait for ever beside them.
+ */
 const progress = { count: 0 };
 
 /**
@@ -79,9 +83,11 @@ async function streamingTerminal(options: PeopleOptions, name: string) {
   let unacked = 0;
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (!isBinary) return;
+    if (!state.prompt) {
+      progress.count++;
+      if (data.includes("$ ")) state.prompt = true;
+    }
     state.bytes += data.length;
-    progress.count++;
-    if (!state.prompt && data.includes("$ ")) state.prompt = true;
     unacked += data.length;
     if (unacked < TERMINAL_ACK_EVERY_BYTES) return;
     ws.send(JSON.stringify({ type: "ack", bytes: unacked }));
@@ -100,6 +106,7 @@ async function streamingTerminal(options: PeopleOptions, name: string) {
     options.stallMs,
   );
   if (state.closed) throw new Error(state.closed);
+  progress.count++;
   ws.send(JSON.stringify({ type: "resize", cols: 120, rows: 30 }));
   await patiently(
     () => state.prompt || state.closed !== undefined,
@@ -118,6 +125,8 @@ interface Person {
   typed(): number;
   /** The file as this person's Y.Doc has it: real clients only. */
   doc?: Y.Doc;
+  /** Why its collaboration socket ended while it typed (its later keystrokes reached no one), if it did. */
+  lost(): string | undefined;
   terminal?: { state: { bytes: number } };
   stopTyping(): void;
   close(): void;
@@ -146,9 +155,14 @@ async function collaborator(
     progress.count++;
     const doc = document.doc;
     const text = doc.getText(COLLAB_TEXT);
+    let lost: string | undefined;
+    document.provider.on("disconnect", () => {
+      lost ??= "a real client's socket closed (it reconnects)";
+    });
     return {
       client: doc.clientID,
       doc,
+      lost: () => lost,
       typed: () => Y.getState(doc.store, doc.clientID),
       type: () =>
         keystrokes.typed(doc, () => text.insert(Math.floor(Math.random() * (text.length + 1)), "x")),
@@ -177,6 +191,7 @@ async function collaborator(
   return {
     client: person.client,
     doc: undefined,
+    lost: () => person.refused,
     typed: () => person.typedCount,
     type: () => person.type(),
     close: () => person.close(),
@@ -210,6 +225,7 @@ async function join(
     client: collab.client,
     typed: collab.typed,
     doc: collab.doc,
+    lost: collab.lost,
     terminal,
     stopTyping,
     close() {
@@ -241,7 +257,12 @@ async function converge(people: Person[], stallMs: number): Promise<Convergence>
       detail: `${docs.length} real clients hold all ${total} keystrokes of ${people.length} people`,
     };
   } catch (error) {
-    return { converged: false, detail: (error as Error).message };
+    const lost = people.flatMap((p) => p.lost() ?? []);
+    const why =
+      lost.length > 0
+        ? `; ${lost.length} of ${people.length} people lost their collaboration socket (${lost[0]})`
+        : "";
+    return { converged: false, detail: `${(error as Error).message}${why}` };
   }
 }
 

@@ -50,8 +50,8 @@ export class WirePerson {
       onFrame();
       this.receive(data);
     });
-    this.ws.on("close", () => {
-      this.refused ??= "the collaboration socket closed";
+    this.ws.on("close", (code, reason) => {
+      this.refused ??= `the collaboration socket closed (${code}${reason.length > 0 ? ` ${reason.toString()}` : ""})`;
     });
     this.ws.on("error", (error) => {
       this.refused ??= error.message;
