@@ -56,6 +56,8 @@ const SETTLE_MS = 5_000;
 const MEASURE_MS = 15_000;
 /** A curve stops after the first step past this (the service no longer serves that many). */
 const GIVE_UP_P99_MS = 10_000;
+/** A step is measured when at least this share of its people joined (the row says why the others did not). */
+const MEASURED_SHARE = 0.9;
 /** A wait (a workspace starting, people joining, the real clients converging) fails after this long without progress. */
 const STALL_MS = 120_000;
 /** How often a step says how far its workspaces and people are, while they start. */
@@ -242,7 +244,11 @@ async function openWorkspace(instance: Instance, name: string, starting: number)
 }
 
 interface StepResult {
+  /** The step: how many people were asked for. */
   people: number;
+  /** How many joined and were measured, and why the others did not. */
+  present: number;
+  shortfall?: string;
   p50: number;
   p99: number;
   samples: number;
@@ -341,16 +347,24 @@ async function grow(
 }
 
 /** Everyone present types and streams for MEASURE_MS; the service's and the generators' costs over that time. */
-async function measure(instances: Instance[], workspaces: Workspace[], target: number): Promise<StepResult> {
+async function measure(
+  instances: Instance[],
+  workspaces: Workspace[],
+  target: number,
+  shortfall: string | undefined,
+): Promise<StepResult> {
+  // A dead generator process (its people gone) has nothing to report.
+  const active = workspaces.filter((w) => w.people.alive && w.people.count > 0);
+  const present = active.reduce((n, w) => n + w.people.count, 0);
   const loadBefore = loadAverage();
   await sleep(SETTLE_MS);
   const pids = instances.map((i) => i.child.pid as number);
   const before = pids.map(processUsage);
   const generatorBefore = process.cpuUsage();
-  for (const workspace of workspaces) workspace.people.measure();
+  for (const workspace of active) workspace.people.measure();
   const start = now();
   await sleep(MEASURE_MS);
-  const reports = await Promise.all(workspaces.map((w) => w.people.report()));
+  const reports = await Promise.all(active.map((w) => w.people.report()));
   const wall = now() - start;
   const after = pids.map(processUsage);
   const own = process.cpuUsage(generatorBefore);
@@ -359,6 +373,8 @@ async function measure(instances: Instance[], workspaces: Workspace[], target: n
   const serviceCpuMs = after.reduce((n, u, i) => n + u.cpuMs - (before[i]?.cpuMs ?? 0), 0);
   return {
     people: target,
+    present,
+    ...(shortfall ? { shortfall } : {}),
     p50: percentile(samples, 50),
     p99: percentile(samples, 99),
     samples: samples.length,
@@ -370,8 +386,8 @@ async function measure(instances: Instance[], workspaces: Workspace[], target: n
     generatorBound: reports.some((r) => r.lagP99 > GENERATOR_BOUND_SHARE * percentile(r.samples, 99)),
     loadBefore,
     load: loadAverage(),
-    terminalKBps: bytes / (wall / 1000) / target / 1000,
-    framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / target,
+    terminalKBps: bytes / (wall / 1000) / present / 1000,
+    framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / present,
     serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
   };
 }
@@ -385,11 +401,17 @@ async function curve(variant: Variant, model: ModelServer, log: (line: string) =
   try {
     for (const target of STEPS) {
       try {
-        await grow(instances, workspaces, target, log);
-        const step = await measure(instances, workspaces, target);
+        // A step most of whose people joined is measured with those, saying why the others did not.
+        const shortfall = await grow(instances, workspaces, target, log).then(
+          () => undefined,
+          (error: Error) => error.message,
+        );
+        const present = workspaces.reduce((n, w) => n + (w.people.alive ? w.people.count : 0), 0);
+        if (shortfall && present < MEASURED_SHARE * target) throw new Error(shortfall);
+        const step = await measure(instances, workspaces, target, shortfall);
         steps.push(step);
         log(
-          `  ${label(variant)}, ${target} people: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / target, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}`,
+          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}`,
         );
         if (step.p99 > GIVE_UP_P99_MS) break;
       } catch (error) {
@@ -461,18 +483,18 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
         unit: "ms",
         ...(unbatched ? { ratio: round(unbatched.p99 / s.p99, 2) } : {}),
         ...(atTarget ? { target: "≤ 50 ms", pass: s.p99 <= 50 && !s.generatorBound } : {}),
-        notes: `machine load average ${s.loadBefore} at the start, ${s.load} at the end, on 2 cores; ${where}; ${s.generatorProcesses} generator processes, the latest one's event loop ran up to ${round(s.generatorLagP99, 1)} ms late (p99)${unbatched ? `; ratio: p99 without batching (${round(unbatched.p99, 1)} ms) / with` : ""}`,
+        notes: `${s.shortfall ? `${s.present} of ${s.people} people joined and were measured (${s.shortfall}); ` : ""}machine load average ${s.loadBefore} at the start, ${s.load} at the end, on 2 cores; ${where}; ${s.generatorProcesses} generator processes, the latest one's event loop ran up to ${round(s.generatorLagP99, 1)} ms late (p99)${unbatched ? `; ratio: p99 without batching (${round(unbatched.p99, 1)} ms) / with` : ""}`,
       },
       {
         name: `${name}, ${s.people} people: service CPU per active person (process CPU time / wall)`,
-        value: round((s.serviceCpu * 100) / s.people, 3),
+        value: round((s.serviceCpu * 100) / s.present, 3),
         unit: "% of a core",
         ...(unbatched ? { ratio: round(unbatched.serviceCpu / s.serviceCpu, 2) } : {}),
-        notes: `all ${s.people}: ${round(s.serviceCpu * 100, 1)}% of a core; ${where}${unbatched ? `; ratio: without batching (${round(unbatched.serviceCpu * 100, 1)}%) / with` : ""}`,
+        notes: `all ${s.present}: ${round(s.serviceCpu * 100, 1)}% of a core; ${where}${unbatched ? `; ratio: without batching (${round(unbatched.serviceCpu * 100, 1)}%) / with` : ""}`,
       },
       {
         name: `${name}, ${s.people} people: load generator CPU per person`,
-        value: round((s.generatorCpu * 100) / s.people, 3),
+        value: round((s.generatorCpu * 100) / s.present, 3),
         unit: "% of a core",
         notes: `all generator processes and this one: ${round(s.generatorCpu * 100, 1)}% (${where}); their event loops ran up to ${round(s.generatorLagP99, 1)} ms late (p99)${s.generatorBound ? ": generator-bound" : ""}`,
       },
@@ -494,7 +516,7 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
       },
       {
         name: `${name}, ${s.people} people: service RSS per active person`,
-        value: round(s.serviceRssMiB / s.people, 2),
+        value: round(s.serviceRssMiB / s.present, 2),
         unit: "MiB",
         notes: `service RSS ${round(s.serviceRssMiB, 0)} MiB in all; terminals delivered ${round(s.terminalKBps, 1)} KB/s a person (${TERMINAL_BYTES_PER_SECOND / 1000} asked)`,
       },
