@@ -1,18 +1,22 @@
 /**
  * The people of one workspace for the load bench, in a process of their own (started by
- * load-generator.ts with `fork`), so that no single generator process integrates every person's
- * updates: at 200 people one process could not keep up, and its own lag became the measured
- * latency. Each person is a Yjs client typing 5 characters a second into the shared file, with a
- * terminal streaming 10 KB/s to them. Keystroke → other person is measured here, sender and
- * receiver in this process, on this process's one monotonic clock (`performance.now()`), so no
- * clocks of two processes are ever compared. Commands and reports travel over the fork's IPC channel.
+ * load-generator.ts with `fork`), so that no single generator process serves every person. Each
+ * person types 5 characters a second into the shared file and has a terminal streaming 10 KB/s to
+ * them. Most people are WirePersons (the protocol without a document of the file: the generator
+ * must cost little, or it, not the service, is what the curve measures); the first REAL_CLIENTS
+ * are real Yjs clients (HocuspocusProvider and a Y.Doc of the file) that, when the people stop,
+ * must hold every character everyone typed and agree on the text. Keystroke → other person is
+ * measured here, sender and receiver in this process, on its one monotonic clock. Commands and
+ * reports travel over the fork's IPC channel.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { COLLAB_TEXT } from "@coder/protocol";
+import { COLLAB_TEXT, TERMINAL_ACK_EVERY_BYTES } from "@coder/protocol";
 import WebSocket from "ws";
 import * as Y from "yjs";
-import { collabSocket, type OpenDocument, openDocument } from "../src/collab/testing/collab-client";
-import { until } from "../src/testing/until";
+import { collabSocket, openDocument } from "../src/collab/testing/collab-client";
+import { KeystrokeClock } from "./load-keystrokes";
+import { patiently } from "./load-patience";
+import { WirePerson } from "./load-wire-person";
 
 export interface PeopleOptions {
   url: string;
@@ -20,6 +24,8 @@ export interface PeopleOptions {
   workspaceId: string;
   withTerminals: boolean;
   typingEveryMs: number;
+  /** A join fails only after this long without any person of this process getting further. */
+  stallMs: number;
 }
 
 export type PeopleCommand = { join: number } | { measure: true } | { report: true } | { stop: true };
@@ -36,79 +42,160 @@ export interface PeopleReport {
   collabFrames: number;
 }
 
-export type PeopleMessage = { joined: number } | { report: PeopleReport } | { failed: string };
+/** Whether the real clients ended with every character typed, and the same text. */
+export interface Convergence {
+  converged: boolean;
+  detail: string;
+}
+
+export type PeopleMessage =
+  | { joining: number }
+  | { joined: number; failed?: string }
+  | { report: PeopleReport }
+  | { stopped: Convergence }
+  | { failed: string };
+
+/** Real Yjs clients per workspace, which check convergence at the end. */
+const REAL_CLIENTS = 2;
+/** People of a process who start joining together (each opens a socket and a terminal exec). */
+const JOINING_AT_ONCE = 5;
 
 /** Ten 1000-byte lines a second with no process started per line: `read -t` on a FIFO is the sleep. */
 const PRINTER = `f=/tmp/load$$; mkfifo $f; exec 9<>$f; s=$(printf '%0999d' 0); while :; do for i in 0 1 2 3 4 5 6 7 8 9; do echo $s; done; read -t 1 -u 9; done\r`;
 
-const now = () => performance.now();
+/**
+ * Steps of joining taken by the people of this process (a socket synced, a terminal opened, a
+ * terminal's first bytes, its prompt): what a patient wait watches. Streaming terminals do not
+ * count, or a stuck join would wait for ever beside them.
+ */
+const progress = { count: 0 };
 
 /**
- * Keystroke → other person: each keystroke is one Yjs item, known by its client id and clock; every
- * other person's client notes when its document got it.
+ * A person's terminal: a WebSocket that counts the bytes it reads (no screen) and acknowledges them
+ * every TERMINAL_ACK_EVERY_BYTES, as the browser does (the service's flow control).
  */
-class KeystrokeClock {
-  private readonly sent = new Map<number, number>();
-  samples: number[] = [];
-  measuring = false;
-
-  private static key(client: number, clock: number): number {
-    // Client ids are 32-bit, clocks stay far below 2^20 here: the key is an exact double.
-    return client * 1_048_576 + clock;
-  }
-
-  typed(doc: Y.Doc, at: number, type: () => void): void {
-    const clock = Y.getState(doc.store, doc.clientID);
-    type();
-    this.sent.set(KeystrokeClock.key(doc.clientID, clock), at);
-  }
-
-  follow(doc: Y.Doc): void {
-    doc.on("afterTransaction", (tr: Y.Transaction) => {
-      if (!this.measuring) return;
-      const at = now();
-      for (const [client, after] of tr.afterState) {
-        if (client === doc.clientID) continue;
-        for (let clock = tr.beforeState.get(client) ?? 0; clock < after; clock++) {
-          const sentAt = this.sent.get(KeystrokeClock.key(client, clock));
-          if (sentAt !== undefined) this.samples.push(at - sentAt);
-        }
-      }
-    });
-  }
-
-  reset(): void {
-    this.sent.clear();
-    this.samples = [];
-  }
-}
-
-/** A person's terminal: a WebSocket that acknowledges what it reads (the service's flow control) and counts it. */
 async function streamingTerminal(options: PeopleOptions, name: string) {
   const ws = new WebSocket(`${options.url.replace("http", "ws")}/terminal/${options.workspaceId}/${name}`, {
     headers: { cookie: options.cookie, origin: options.url },
+    perMessageDeflate: false,
   });
-  const state = { bytes: 0, prompt: false };
+  const state = { bytes: 0, prompt: false, closed: undefined as string | undefined };
+  let unacked = 0;
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (!isBinary) return;
+    if (!state.prompt) {
+      progress.count++;
+      if (data.includes("$ ")) state.prompt = true;
+    }
     state.bytes += data.length;
-    if (!state.prompt && data.toString("latin1").includes("$ ")) state.prompt = true;
-    ws.send(JSON.stringify({ type: "ack", bytes: data.length }));
+    unacked += data.length;
+    if (unacked < TERMINAL_ACK_EVERY_BYTES) return;
+    ws.send(JSON.stringify({ type: "ack", bytes: unacked }));
+    unacked = 0;
   });
-  await new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("error", reject);
+  ws.on("close", (code) => {
+    state.closed = `terminal ${name} closed (${code})`;
   });
+  ws.on("error", (error) => {
+    state.closed = `terminal ${name}: ${error.message}`;
+  });
+  await patiently(
+    () => ws.readyState === WebSocket.OPEN || state.closed !== undefined,
+    `terminal ${name} opens`,
+    () => progress.count,
+    options.stallMs,
+  );
+  if (state.closed) throw new Error(state.closed);
+  progress.count++;
   ws.send(JSON.stringify({ type: "resize", cols: 120, rows: 30 }));
-  await until(() => state.prompt, `terminal ${name} shows a prompt`, 60_000);
+  await patiently(
+    () => state.prompt || state.closed !== undefined,
+    `terminal ${name} shows a prompt`,
+    () => progress.count,
+    options.stallMs,
+  );
+  if (state.closed) throw new Error(state.closed);
   ws.send(Buffer.from(PRINTER), { binary: true });
   return { state, close: () => ws.close() };
 }
 
 interface Person {
-  document: OpenDocument;
+  /** Its Yjs client id and how many characters it typed. */
+  client: number;
+  typed(): number;
+  /** The file as this person's Y.Doc has it: real clients only. */
+  doc?: Y.Doc;
+  /** Why its collaboration socket ended while it typed (its later keystrokes reached no one), if it did. */
+  lost(): string | undefined;
   terminal?: { state: { bytes: number } };
+  stopTyping(): void;
   close(): void;
+}
+
+/** One person's socket and document, synced: a real client or a WirePerson. */
+async function collaborator(
+  options: PeopleOptions,
+  real: boolean,
+  keystrokes: KeystrokeClock,
+  frames: { count: number },
+) {
+  const onFrame = () => {
+    frames.count++;
+  };
+  if (real) {
+    const socket = collabSocket(options.url, options.cookie, options.workspaceId, onFrame);
+    const document = openDocument(socket, "shared.txt");
+    await patiently(
+      () => document.provider.isSynced || document.refused() !== undefined,
+      "a real client synced",
+      () => progress.count,
+      options.stallMs,
+    );
+    if (document.refused()) throw new Error(`the service refused the document: ${document.refused()}`);
+    progress.count++;
+    const doc = document.doc;
+    const text = doc.getText(COLLAB_TEXT);
+    let lost: string | undefined;
+    document.provider.on("disconnect", () => {
+      lost ??= "a real client's socket closed (it reconnects)";
+    });
+    return {
+      client: doc.clientID,
+      doc,
+      lost: () => lost,
+      typed: () => Y.getState(doc.store, doc.clientID),
+      type: () =>
+        keystrokes.typed(doc, () => text.insert(Math.floor(Math.random() * (text.length + 1)), "x")),
+      close() {
+        document.provider.destroy();
+        socket.destroy();
+      },
+    };
+  }
+  const person = new WirePerson(
+    options.url,
+    options.cookie,
+    options.workspaceId,
+    "shared.txt",
+    keystrokes,
+    onFrame,
+  );
+  await patiently(
+    () => person.synced || person.refused !== undefined,
+    "a person synced",
+    () => progress.count,
+    options.stallMs,
+  );
+  if (person.refused) throw new Error(`the collaboration socket failed: ${person.refused}`);
+  progress.count++;
+  return {
+    client: person.client,
+    doc: undefined,
+    lost: () => person.refused,
+    typed: () => person.typedCount,
+    type: () => person.type(),
+    close: () => person.close(),
+  };
 }
 
 async function join(
@@ -117,34 +204,66 @@ async function join(
   keystrokes: KeystrokeClock,
   frames: { count: number },
 ): Promise<Person> {
-  const socket = collabSocket(options.url, options.cookie, options.workspaceId, () => {
-    frames.count++;
-  });
-  const document = openDocument(socket, "shared.txt");
-  keystrokes.follow(document.doc);
-  await until(() => document.provider.isSynced, `person ${index} synced`, 60_000);
-  const terminal = options.withTerminals ? await streamingTerminal(options, `p${index}`) : undefined;
-  const text = document.doc.getText(COLLAB_TEXT);
+  const collab = await collaborator(options, index < REAL_CLIENTS, keystrokes, frames);
+  let terminal: Awaited<ReturnType<typeof streamingTerminal>> | undefined;
+  try {
+    terminal = options.withTerminals ? await streamingTerminal(options, `p${index}`) : undefined;
+  } catch (error) {
+    collab.close();
+    throw error;
+  }
   // Typing starts at a random moment of the first interval, so people do not type in step.
   let typing: NodeJS.Timeout | undefined;
   const phase = setTimeout(() => {
-    typing = setInterval(() => {
-      keystrokes.typed(document.doc, now(), () =>
-        text.insert(Math.floor(Math.random() * (text.length + 1)), "x"),
-      );
-    }, options.typingEveryMs);
+    typing = setInterval(collab.type, options.typingEveryMs);
   }, Math.random() * options.typingEveryMs);
+  const stopTyping = () => {
+    clearTimeout(phase);
+    clearInterval(typing);
+  };
   return {
-    document,
+    client: collab.client,
+    typed: collab.typed,
+    doc: collab.doc,
+    lost: collab.lost,
     terminal,
+    stopTyping,
     close() {
-      clearTimeout(phase);
-      clearInterval(typing);
-      document.provider.destroy();
-      socket.destroy();
+      stopTyping();
+      collab.close();
       terminal?.close();
     },
   };
+}
+
+/** Stops the typing; then every real client must come to hold every character typed, and the same text. */
+async function converge(people: Person[], stallMs: number): Promise<Convergence> {
+  for (const person of people) person.stopTyping();
+  const docs = people.flatMap((p) => (p.doc ? [p.doc] : []));
+  if (docs.length === 0) return { converged: false, detail: "no real client joined" };
+  const typed = people.map((p) => [p.client, p.typed()] as const);
+  const total = typed.reduce((n, [, count]) => n + count, 0);
+  const holds = (doc: Y.Doc) => typed.every(([client, count]) => Y.getState(doc.store, client) >= count);
+  const texts = () => docs.map((doc) => doc.getText(COLLAB_TEXT).toString());
+  try {
+    await patiently(
+      () => docs.every(holds) && new Set(texts()).size === 1,
+      "the real clients hold every keystroke and agree",
+      () => docs.reduce((n, doc) => typed.reduce((m, [client]) => m + Y.getState(doc.store, client), n), 0),
+      stallMs,
+    );
+    return {
+      converged: true,
+      detail: `${docs.length} real clients hold all ${total} keystrokes of ${people.length} people`,
+    };
+  } catch (error) {
+    const lost = people.flatMap((p) => p.lost() ?? []);
+    const why =
+      lost.length > 0
+        ? `; ${lost.length} of ${people.length} people lost their collaboration socket (${lost[0]})`
+        : "";
+    return { converged: false, detail: `${(error as Error).message}${why}` };
+  }
 }
 
 function serve(options: PeopleOptions): void {
@@ -158,17 +277,38 @@ function serve(options: PeopleOptions): void {
   process.on("message", async (command: PeopleCommand) => {
     try {
       if ("join" in command) {
-        const joining = Array.from({ length: command.join }, (_, i) =>
-          join(options, people.length + i, keystrokes, frames),
-        );
-        people.push(...(await Promise.all(joining)));
-        tell({ joined: people.length });
+        const failures: string[] = [];
+        let next = people.length;
+        const last = people.length + command.join;
+        // A few at a time, each slot taking the next person as soon as it is free.
+        const slot = async () => {
+          while (next < last) {
+            const index = next++;
+            try {
+              people.push(await join(options, index, keystrokes, frames));
+              tell({ joining: people.length });
+            } catch (error) {
+              failures.push(`person ${index}: ${(error as Error).message}`);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: JOINING_AT_ONCE }, slot));
+        tell({
+          joined: people.length,
+          ...(failures.length > 0
+            ? { failed: `${failures.length} of ${command.join} did not join (${failures[0]})` }
+            : {}),
+        });
       } else if ("measure" in command) {
-        keystrokes.reset();
+        keystrokes.start();
         lag.reset();
         lag.enable();
-        measuring = { cpu: process.cpuUsage(), at: now(), bytes: terminalBytes(), frames: frames.count };
-        keystrokes.measuring = true;
+        measuring = {
+          cpu: process.cpuUsage(),
+          at: performance.now(),
+          bytes: terminalBytes(),
+          frames: frames.count,
+        };
       } else if ("report" in command && measuring) {
         keystrokes.measuring = false;
         lag.disable();
@@ -177,13 +317,14 @@ function serve(options: PeopleOptions): void {
           report: {
             samples: keystrokes.samples,
             lagP99: lag.percentile(99) / 1e6,
-            cpu: (cpu.user + cpu.system) / 1000 / (now() - measuring.at),
+            cpu: (cpu.user + cpu.system) / 1000 / (performance.now() - measuring.at),
             terminalBytes: terminalBytes() - measuring.bytes,
             collabFrames: frames.count - measuring.frames,
           },
         });
         measuring = undefined;
       } else if ("stop" in command) {
+        tell({ stopped: await converge(people, options.stallMs) });
         for (const person of people) person.close();
         process.disconnect();
       }

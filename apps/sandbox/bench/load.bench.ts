@@ -1,6 +1,6 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { TRPCClient } from "@trpc/client";
@@ -20,17 +20,25 @@ import {
 } from "../src/testing/harness";
 import type { AppRouter } from "../src/trpc/router";
 import { type PeopleProcess, startPeople } from "./load-generator";
+import type { Convergence } from "./load-people";
 
 /**
  * How many people one service instance serves (issue 23 item 5). N simulated people, 25 to a
  * workspace (a team on one project: the people of one workspace share its live document, as
  * they would), each a Yjs client typing 5 characters a second into the shared file, each with a
  * terminal streaming 10 KB/s to them, and one agent turn a minute per workspace through the scripted
- * model. The service runs as its own process (`npm start`'s entry point); the people of each
- * workspace run in a generator process of their own (load-people.ts), which measures keystroke →
- * other person on its own clock and reports how late its own event loop ran: a row whose generator
- * lag is past a fifth of its p99 is marked generator-bound (it measures the generator, not the
- * service). The service's CPU (its process's CPU time / wall time) and RSS are its own.
+ * model. The service runs as its own process (`npm start`'s entry point), pinned to CPU 0; the
+ * people of each workspace run in a generator process of their own (load-people.ts), all pinned
+ * with this process to CPU 1 (`taskset`), so the service has a core to itself and the generators
+ * cannot take it (Docker, the workspaces' containers and PostgreSQL float over both). A generator
+ * measures keystroke → other person on its own clock and reports how late its own event loop ran:
+ * a row whose generator lag is past a fifth of its p99 is marked generator-bound (it measures the
+ * generator, not the service). The service's CPU (its process's CPU time / wall time) and RSS are
+ * its own.
+ *
+ * A step that fails (a workspace that does not start, people who cannot join) becomes a row that
+ * says why, and the curve goes on to the next step; waits are patient (they fail only when nothing
+ * moves for STALL_MS, and say how far they got), never a fixed deadline that loses the curve.
  *
  * Each curve runs twice by default, with the service's outgoing-update batching off and on
  * (CODER_COLLAB_BATCHING, collab/outgoing-batch.ts), one after the other in this run, so the ratio
@@ -38,16 +46,30 @@ import { type PeopleProcess, startPeople } from "./load-generator";
  */
 const PEOPLE_PER_WORKSPACE = 25;
 /** CODER_LOAD_PEOPLE, CODER_LOAD_INSTANCES and CODER_LOAD_BATCHING (comma-separated) pick other steps and curves. */
-const STEPS = (process.env.CODER_LOAD_PEOPLE ?? "25,50,100,200").split(",").map(Number);
+const STEPS = (process.env.CODER_LOAD_PEOPLE ?? "25,50,100,200,400").split(",").map(Number);
 const INSTANCE_COUNTS = (process.env.CODER_LOAD_INSTANCES ?? "1").split(",").map(Number);
 const BATCHING = (process.env.CODER_LOAD_BATCHING ?? "off,on").split(",").map((v) => v === "on");
 const TYPING_EVERY_MS = 200;
 const AGENT_EVERY_MS = 60_000;
 /** A step is measured once everyone of it types and streams, for this long. */
 const SETTLE_MS = 5_000;
-const MEASURE_MS = 20_000;
+const MEASURE_MS = 15_000;
 /** A curve stops after the first step past this (the service no longer serves that many). */
-const GIVE_UP_P99_MS = 1_000;
+const GIVE_UP_P99_MS = 10_000;
+/** A step is measured when at least this share of its people joined (the row says why the others did not). */
+const MEASURED_SHARE = 0.9;
+/** A wait (a workspace starting, people joining, the real clients converging) fails after this long without progress. */
+const STALL_MS = 120_000;
+/** How often a step says how far its workspaces and people are, while they start. */
+const PROGRESS_EVERY_MS = 15_000;
+/**
+ * CPU 0 serves, CPU 1 generates (this process and its forks). CODER_LOAD_PIN=generators keeps only
+ * the generators on CPU 1 (on a machine busy with other work, a service held to one CPU cannot move
+ * away from it); CODER_LOAD_PIN=off leaves both to the scheduler.
+ */
+const SERVICE_CPU = "0";
+const GENERATOR_CPU = "1";
+const PINNING = (process.env.CODER_LOAD_PIN ?? "service") as "service" | "generators" | "off";
 /** A generator whose own event loop lags more than this share of the p99 it reports measures itself. */
 const GENERATOR_BOUND_SHARE = 0.2;
 const TERMINAL_BYTES_PER_SECOND = 10_000;
@@ -55,6 +77,20 @@ const TERMINAL_BYTES_PER_SECOND = 10_000;
 const WITH_TERMINALS = process.env.CODER_LOAD_TERMINALS !== "0";
 
 const now = () => performance.now();
+
+/**
+ * Pins every thread of `pid` (and what it starts later) to `cpus` with util-linux's taskset; says
+ * why not when it cannot (the results then say the service was not pinned).
+ */
+function pin(pid: number, cpus: string): string | undefined {
+  if (PINNING === "off") return "CODER_LOAD_PIN=off";
+  try {
+    execFileSync("taskset", ["-a", "-c", "-p", cpus, String(pid)], { stdio: "ignore" });
+    return undefined;
+  } catch (error) {
+    return `taskset failed: ${(error as Error).message}`;
+  }
+}
 
 /** CPU time (user + system) of a process, in ms, and its resident memory, in MiB. */
 function processUsage(pid: number): { cpuMs: number; rssMiB: number } {
@@ -144,6 +180,9 @@ async function startInstances({ instances: count, batching }: Variant, model: Mo
         profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
       );
       children.push(started.child);
+      const unpinned =
+        PINNING === "service" ? pin(started.child.pid as number, SERVICE_CPU) : `CODER_LOAD_PIN=${PINNING}`;
+      if (unpinned) console.log(`  the service is not pinned: ${unpinned}`);
       token ??= started.token;
       const cookie = await login(started.url, token ?? "");
       instances.push({
@@ -167,19 +206,23 @@ interface Workspace {
   stopAgent(): void;
 }
 
+const peopleOptions = (instance: Instance, workspaceId: string) => ({
+  url: instance.url,
+  cookie: instance.cookie,
+  workspaceId,
+  withTerminals: WITH_TERMINALS,
+  typingEveryMs: TYPING_EVERY_MS,
+  stallMs: STALL_MS,
+});
+
 /** A running workspace with the shared file, its people's process, and an agent turn a minute (from a random moment). */
-async function openWorkspace(instance: Instance, name: string): Promise<Workspace> {
+async function openWorkspace(instance: Instance, name: string, starting: number): Promise<Workspace> {
   const { id } = await instance.api.workspace.create.mutate({ name });
-  await waitForStatus(instance.api, id, "running", 180_000);
+  // Workspaces that start together share the machine: each may take longer the more there are.
+  await waitForStatus(instance.api, id, "running", STALL_MS + starting * 15_000);
   await instance.api.files.write.mutate({ workspaceId: id, path: "shared.txt", content: "shared\n" });
   const session = await instance.api.session.create.mutate({ workspaceId: id });
-  const people = await startPeople({
-    url: instance.url,
-    cookie: instance.cookie,
-    workspaceId: id,
-    withTerminals: WITH_TERMINALS,
-    typingEveryMs: TYPING_EVERY_MS,
-  });
+  const people = await startPeople(peopleOptions(instance, id));
   const turn = () =>
     instance.api.session.prompt.mutate({ sessionId: session.id, text: "read the shared file" }).catch(() => {
       // A turn still running when the next is due is refused: the next minute tries again.
@@ -201,7 +244,11 @@ async function openWorkspace(instance: Instance, name: string): Promise<Workspac
 }
 
 interface StepResult {
+  /** The step: how many people were asked for. */
   people: number;
+  /** How many joined and were measured, and why the others did not. */
+  present: number;
+  shortfall?: string;
   p50: number;
   p99: number;
   samples: number;
@@ -224,76 +271,157 @@ interface StepResult {
   serviceCpuMsPerThousand: number;
 }
 
+/** A step that could not be measured, and why. */
+interface FailedStep {
+  people: number;
+  failed: string;
+}
+
+interface Curve {
+  steps: (StepResult | FailedStep)[];
+  /** Workspaces whose real clients ended holding every keystroke, of those that ran. */
+  converged: number;
+  workspaces: number;
+  /** Why the first workspace that did not converge did not. */
+  divergence?: string;
+}
+
 const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 
-/** The load curve of one variant: workspaces are spread over the instances in turn. */
-async function curve(
-  variant: Variant,
-  model: ModelServer,
+/** Workspaces and people for `target` people: what is missing is started, dead generator processes are replaced. */
+async function grow(
+  instances: Instance[],
+  workspaces: Workspace[],
+  target: number,
   log: (line: string) => void,
-): Promise<StepResult[]> {
+) {
+  const needed = Math.ceil(target / PEOPLE_PER_WORKSPACE);
+  const missing = Math.max(0, needed - workspaces.length);
+  let running = 0;
+  let opening = missing > 0;
+  const startedAt = now();
+  const progress = setInterval(() => {
+    const joined = workspaces.reduce((n, w) => n + w.people.joining, 0);
+    log(
+      `    ${target} people: ${opening ? `${running} of ${missing} new workspaces running` : `${workspaces.length} workspaces`}, ${joined} people joined (${Math.round((now() - startedAt) / 1000)} s)`,
+    );
+  }, PROGRESS_EVERY_MS);
+  try {
+    const failures: string[] = [];
+    for (const workspace of workspaces)
+      if (!workspace.people.alive)
+        workspace.people = await startPeople(peopleOptions(workspace.instance, workspace.id));
+    const starts = Array.from({ length: missing }, (_, i) => {
+      const w = workspaces.length + i;
+      return openWorkspace(instances[w % instances.length] as Instance, `load-${w}`, missing).then(
+        (opened) => {
+          running++;
+          return opened;
+        },
+      );
+    });
+    const started = await Promise.allSettled(starts);
+    opening = false;
+    for (const opened of started) {
+      if (opened.status === "fulfilled") workspaces.push(opened.value);
+      else failures.push(`a workspace did not start: ${(opened.reason as Error).message}`);
+    }
+    let people = workspaces.reduce((n, w) => n + w.people.count, 0);
+    const joining: Promise<void>[] = [];
+    for (const workspace of workspaces) {
+      const more = Math.min(PEOPLE_PER_WORKSPACE - workspace.people.count, target - people);
+      if (more <= 0) continue;
+      joining.push(workspace.people.join(more));
+      people += more;
+    }
+    for (const joined of await Promise.allSettled(joining))
+      if (joined.status === "rejected") failures.push((joined.reason as Error).message);
+    const present = workspaces.reduce((n, w) => n + w.people.count, 0);
+    if (failures.length > 0 || present < target)
+      throw new Error(
+        `${present} of ${target} people are in: ${failures.join("; ") || "too few workspaces"}`,
+      );
+  } finally {
+    clearInterval(progress);
+  }
+}
+
+/** Everyone present types and streams for MEASURE_MS; the service's and the generators' costs over that time. */
+async function measure(
+  instances: Instance[],
+  workspaces: Workspace[],
+  target: number,
+  shortfall: string | undefined,
+): Promise<StepResult> {
+  // A dead generator process (its people gone) has nothing to report.
+  const active = workspaces.filter((w) => w.people.alive && w.people.count > 0);
+  const present = active.reduce((n, w) => n + w.people.count, 0);
+  const loadBefore = loadAverage();
+  await sleep(SETTLE_MS);
+  const pids = instances.map((i) => i.child.pid as number);
+  const before = pids.map(processUsage);
+  const generatorBefore = process.cpuUsage();
+  for (const workspace of active) workspace.people.measure();
+  const start = now();
+  await sleep(MEASURE_MS);
+  const reports = await Promise.all(active.map((w) => w.people.report()));
+  const wall = now() - start;
+  const after = pids.map(processUsage);
+  const own = process.cpuUsage(generatorBefore);
+  const samples = reports.flatMap((r) => r.samples);
+  const bytes = reports.reduce((n, r) => n + r.terminalBytes, 0);
+  const serviceCpuMs = after.reduce((n, u, i) => n + u.cpuMs - (before[i]?.cpuMs ?? 0), 0);
+  return {
+    people: target,
+    present,
+    ...(shortfall ? { shortfall } : {}),
+    p50: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    samples: samples.length,
+    serviceCpu: serviceCpuMs / wall,
+    serviceRssMiB: after.reduce((n, u) => n + u.rssMiB, 0),
+    generatorCpu: reports.reduce((n, r) => n + r.cpu, (own.user + own.system) / 1000 / wall),
+    generatorProcesses: reports.length,
+    generatorLagP99: Math.max(...reports.map((r) => r.lagP99)),
+    generatorBound: reports.some((r) => r.lagP99 > GENERATOR_BOUND_SHARE * percentile(r.samples, 99)),
+    loadBefore,
+    load: loadAverage(),
+    terminalKBps: bytes / (wall / 1000) / present / 1000,
+    framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / present,
+    serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
+  };
+}
+
+/** The load curve of one variant: workspaces are spread over the instances in turn. */
+async function curve(variant: Variant, model: ModelServer, log: (line: string) => void): Promise<Curve> {
   const { instances, close } = await startInstances(variant, model);
   const workspaces: Workspace[] = [];
-  const results: StepResult[] = [];
+  const steps: Curve["steps"] = [];
+  let convergence: Convergence[] = [];
   try {
     for (const target of STEPS) {
-      const loadBefore = loadAverage();
-      const needed = Math.ceil(target / PEOPLE_PER_WORKSPACE);
-      const opening: Promise<Workspace>[] = [];
-      for (let w = workspaces.length; w < needed; w++) {
-        const instance = instances[w % instances.length] as Instance;
-        opening.push(openWorkspace(instance, `load-${w}`));
+      try {
+        // A step most of whose people joined is measured with those, saying why the others did not.
+        const shortfall = await grow(instances, workspaces, target, log).then(
+          () => undefined,
+          (error: Error) => error.message,
+        );
+        const present = workspaces.reduce((n, w) => n + (w.people.alive ? w.people.count : 0), 0);
+        if (shortfall && present < MEASURED_SHARE * target) throw new Error(shortfall);
+        const step = await measure(instances, workspaces, target, shortfall);
+        steps.push(step);
+        log(
+          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}`,
+        );
+        if (step.p99 > GIVE_UP_P99_MS) break;
+      } catch (error) {
+        const failed = (error as Error).message;
+        steps.push({ people: target, failed });
+        log(`  ${label(variant)}, ${target} people: FAILED, ${failed}; on to the next step`);
       }
-      workspaces.push(...(await Promise.all(opening)));
-      let people = workspaces.reduce((n, w) => n + w.people.count, 0);
-      const joining: Promise<void>[] = [];
-      for (const workspace of workspaces) {
-        const more = Math.min(PEOPLE_PER_WORKSPACE - workspace.people.count, target - people);
-        if (more <= 0) continue;
-        joining.push(workspace.people.join(more));
-        people += more;
-      }
-      await Promise.all(joining);
-      await sleep(SETTLE_MS);
-      const pids = instances.map((i) => i.child.pid as number);
-      const before = pids.map(processUsage);
-      const generatorBefore = process.cpuUsage();
-      for (const workspace of workspaces) workspace.people.measure();
-      const start = now();
-      await sleep(MEASURE_MS);
-      const reports = await Promise.all(workspaces.map((w) => w.people.report()));
-      const wall = now() - start;
-      const after = pids.map(processUsage);
-      const own = process.cpuUsage(generatorBefore);
-      const samples = reports.flatMap((r) => r.samples);
-      const bytes = reports.reduce((n, r) => n + r.terminalBytes, 0);
-      const serviceCpuMs = after.reduce((n, u, i) => n + u.cpuMs - (before[i]?.cpuMs ?? 0), 0);
-      const step: StepResult = {
-        people: target,
-        p50: percentile(samples, 50),
-        p99: percentile(samples, 99),
-        samples: samples.length,
-        serviceCpu: serviceCpuMs / wall,
-        serviceRssMiB: after.reduce((n, u) => n + u.rssMiB, 0),
-        generatorCpu: reports.reduce((n, r) => n + r.cpu, (own.user + own.system) / 1000 / wall),
-        generatorProcesses: reports.length,
-        generatorLagP99: Math.max(...reports.map((r) => r.lagP99)),
-        generatorBound: reports.some((r) => r.lagP99 > GENERATOR_BOUND_SHARE * percentile(r.samples, 99)),
-        loadBefore,
-        load: loadAverage(),
-        terminalKBps: bytes / (wall / 1000) / target / 1000,
-        framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / target,
-        serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
-      };
-      results.push(step);
-      log(
-        `  ${label(variant)}, ${target} people: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}`,
-      );
-      if (step.p99 > GIVE_UP_P99_MS) break;
     }
-    return results;
   } finally {
-    await Promise.all(
+    convergence = await Promise.all(
       workspaces.map((workspace) => {
         workspace.stopAgent();
         return workspace.people.stop();
@@ -301,6 +429,16 @@ async function curve(
     );
     await close();
   }
+  const diverged = convergence.find((c) => !c.converged);
+  log(
+    `  ${label(variant)}: the real clients of ${convergence.filter((c) => c.converged).length} of ${convergence.length} workspaces hold every keystroke and agree${diverged ? ` (not: ${diverged.detail})` : ""}`,
+  );
+  return {
+    steps,
+    converged: convergence.filter((c) => c.converged).length,
+    workspaces: convergence.length,
+    ...(diverged ? { divergence: diverged.detail } : {}),
+  };
 }
 
 function label({ instances, batching }: Variant): string {
@@ -308,13 +446,31 @@ function label({ instances, batching }: Variant): string {
   return `${where}, batching ${batching ? "on" : "off"}`;
 }
 
+const measured = (step: StepResult | FailedStep | undefined): step is StepResult =>
+  step !== undefined && !("failed" in step);
+
 /** `baseline`: the same instances without batching in this run, for the ratio of the p99s. */
-function rows(variant: Variant, steps: StepResult[], baseline?: StepResult[]): BenchResult[] {
+function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseline?: Curve): BenchResult[] {
   const name = label(variant);
   const out: BenchResult[] = [];
-  for (const s of steps) {
+  const where = pinned
+    ? `not pinned (${pinned})`
+    : PINNING === "service"
+      ? `service pinned to CPU ${SERVICE_CPU}, generators to CPU ${GENERATOR_CPU} (taskset)`
+      : `generators pinned to CPU ${GENERATOR_CPU} (taskset), the service free`;
+  for (const s of curve.steps) {
+    if (!measured(s)) {
+      out.push({
+        name: `${name}, ${s.people} people: not measured — ${s.failed}`,
+        value: 0,
+        unit: "people",
+        pass: false,
+      });
+      continue;
+    }
     const atTarget = variant.instances === 1 && variant.batching && s.people === 200;
-    const unbatched = baseline?.find((b) => b.people === s.people);
+    const found = baseline?.steps.find((b) => b.people === s.people);
+    const unbatched = measured(found) ? found : undefined;
     out.push(
       {
         name: `${name}, ${s.people} people: keystroke → other person p50`,
@@ -327,14 +483,20 @@ function rows(variant: Variant, steps: StepResult[], baseline?: StepResult[]): B
         unit: "ms",
         ...(unbatched ? { ratio: round(unbatched.p99 / s.p99, 2) } : {}),
         ...(atTarget ? { target: "≤ 50 ms", pass: s.p99 <= 50 && !s.generatorBound } : {}),
-        notes: `machine load average ${s.loadBefore} at the start, ${s.load} at the end, on 2 cores; ${s.generatorProcesses} generator processes, the latest one's event loop ran up to ${round(s.generatorLagP99, 1)} ms late (p99)${unbatched ? `; ratio: p99 without batching (${round(unbatched.p99, 1)} ms) / with` : ""}`,
+        notes: `${s.shortfall ? `${s.present} of ${s.people} people joined and were measured (${s.shortfall}); ` : ""}machine load average ${s.loadBefore} at the start, ${s.load} at the end, on 2 cores; ${where}; ${s.generatorProcesses} generator processes, the latest one's event loop ran up to ${round(s.generatorLagP99, 1)} ms late (p99)${unbatched ? `; ratio: p99 without batching (${round(unbatched.p99, 1)} ms) / with` : ""}`,
       },
       {
         name: `${name}, ${s.people} people: service CPU per active person (process CPU time / wall)`,
-        value: round((s.serviceCpu * 100) / s.people, 3),
+        value: round((s.serviceCpu * 100) / s.present, 3),
         unit: "% of a core",
         ...(unbatched ? { ratio: round(unbatched.serviceCpu / s.serviceCpu, 2) } : {}),
-        notes: `all ${s.people}: ${round(s.serviceCpu * 100, 1)}% of a core; the load generators together ${round(s.generatorCpu * 100, 1)}% (2 cores shared)${unbatched ? `; ratio: without batching (${round(unbatched.serviceCpu * 100, 1)}%) / with` : ""}`,
+        notes: `all ${s.present}: ${round(s.serviceCpu * 100, 1)}% of a core; ${where}${unbatched ? `; ratio: without batching (${round(unbatched.serviceCpu * 100, 1)}%) / with` : ""}`,
+      },
+      {
+        name: `${name}, ${s.people} people: load generator CPU per person`,
+        value: round((s.generatorCpu * 100) / s.present, 3),
+        unit: "% of a core",
+        notes: `all generator processes and this one: ${round(s.generatorCpu * 100, 1)}% (${where}); their event loops ran up to ${round(s.generatorLagP99, 1)} ms late (p99)${s.generatorBound ? ": generator-bound" : ""}`,
       },
       {
         name: `${name}, ${s.people} people: service CPU time per 1000 keystroke deliveries`,
@@ -354,39 +516,49 @@ function rows(variant: Variant, steps: StepResult[], baseline?: StepResult[]): B
       },
       {
         name: `${name}, ${s.people} people: service RSS per active person`,
-        value: round(s.serviceRssMiB / s.people, 2),
+        value: round(s.serviceRssMiB / s.present, 2),
         unit: "MiB",
         notes: `service RSS ${round(s.serviceRssMiB, 0)} MiB in all; terminals delivered ${round(s.terminalKBps, 1)} KB/s a person (${TERMINAL_BYTES_PER_SECOND / 1000} asked)`,
       },
     );
   }
-  const last = steps.at(-1);
-  if (last && last.p99 > GIVE_UP_P99_MS && last.people !== STEPS.at(-1)) {
+  const last = curve.steps.at(-1);
+  if (measured(last) && last.p99 > GIVE_UP_P99_MS && last.people !== STEPS.at(-1)) {
     out.push({
       name: `${name}: curve stopped at ${last.people} people (p99 past ${GIVE_UP_P99_MS} ms)`,
       value: last.people,
       unit: "people",
     });
   }
+  out.push({
+    name: `${name}: workspaces whose real Yjs clients ended holding every keystroke, the same text`,
+    value: curve.converged,
+    unit: `of ${curve.workspaces}`,
+    pass: curve.converged === curve.workspaces,
+    ...(curve.divergence ? { notes: curve.divergence } : {}),
+  });
   return out;
 }
 
 export async function run(): Promise<BenchResult[]> {
+  // This process and the generator processes it forks from now on use CPU 1; each service is moved to CPU 0.
+  const pinned = pin(process.pid, GENERATOR_CPU);
   const model = await agentModel();
   const log = (line: string) => console.log(line);
   try {
     const out: BenchResult[] = [];
     for (const instances of INSTANCE_COUNTS) {
-      let unbatched: StepResult[] | undefined;
+      let unbatched: Curve | undefined;
       for (const batching of BATCHING) {
         const variant = { instances, batching };
-        const steps = await curve(variant, model, log);
-        out.push(...rows(variant, steps, batching ? unbatched : undefined));
-        if (!batching) unbatched = steps;
+        const result = await curve(variant, model, log);
+        out.push(...rows(variant, result, pinned, batching ? unbatched : undefined));
+        if (!batching) unbatched = result;
       }
     }
     return out;
   } finally {
     await model.close();
+    if (!pinned) pin(process.pid, `0-${cpus().length - 1}`);
   }
 }

@@ -80,12 +80,9 @@ function awarenessFrame(document: string, entries: Map<number, AwarenessEntry>):
   });
 }
 
-/** Equal lists of updates of a document, and only those, have equal keys (each update length-prefixed). */
-function mergeKey(document: string, updates: readonly Uint8Array[]): string {
-  let key = document;
-  for (const update of updates)
-    key += `\0${update.length}:${Buffer.from(update.buffer, update.byteOffset, update.byteLength).toString("latin1")}`;
-  return key;
+/** Two lists of the same update objects, in the same order. */
+function sameUpdates(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  return a.length === b.length && a.every((update, i) => update === b[i]);
 }
 
 /**
@@ -96,15 +93,31 @@ function mergeKey(document: string, updates: readonly Uint8Array[]): string {
  * A quiet document's frames leave one turn later than before; a busy one's updates that arrived in
  * one turn leave as one frame. Every socket of a document gets the same updates in a turn, so the
  * merge is made once per turn and shared.
+ *
+ * Hocuspocus 3 encodes a broadcast afresh for each connection (`message.toUint8Array()` in its
+ * connections loop: equal bytes, a new array each time), one connection after the other. So a
+ * frame equal to the one just classified is that broadcast again and gets the same classification,
+ * whose update is then the same object in every socket's list: the shared merge is found by the
+ * identity of its updates, without reading their bytes again.
  */
 export class OutgoingBatches {
   private readonly waiting = new Set<OutgoingBatch>();
-  private readonly merged = new Map<string, Uint8Array>();
+  /** The merges of this turn, by their first update. */
+  private readonly merged = new Map<Uint8Array, { updates: readonly Uint8Array[]; frame: Uint8Array }[]>();
+  private last: { data: Uint8Array; outgoing: Outgoing } | undefined;
   private scheduled = false;
 
   /** The batch of one socket, writing through `write`. */
   batch(write: (data: Uint8Array, sent?: Sent) => void): OutgoingBatch {
     return new OutgoingBatch(write, this);
+  }
+
+  /** @internal What `data` is; a frame equal to the previous one gets the same answer (see above). */
+  classify(data: Uint8Array): Outgoing {
+    if (this.last && Buffer.compare(this.last.data, data) === 0) return this.last.outgoing;
+    const outgoing = classify(data);
+    this.last = { data, outgoing };
+    return outgoing;
   }
 
   /** @internal `batch` holds frames: they go out at the end of this turn. */
@@ -122,16 +135,24 @@ export class OutgoingBatches {
     });
   }
 
-  /** @internal The updates merged into one frame, once per turn for equal lists. */
+  /** @internal The updates merged into one frame, once per turn for lists of the same updates. */
   mergedFrame(document: string, updates: readonly Uint8Array[]): Uint8Array {
-    if (updates.length === 1) return updateFrame(document, updates[0] as Uint8Array);
-    const key = mergeKey(document, updates);
-    let merged = this.merged.get(key);
-    if (!merged) {
-      merged = updateFrame(document, Y.mergeUpdates(updates as Uint8Array[]));
-      this.merged.set(key, merged);
+    const first = updates[0] as Uint8Array;
+    if (updates.length === 1) return updateFrame(document, first);
+    let merges = this.merged.get(first);
+    if (!merges) {
+      merges = [];
+      this.merged.set(first, merges);
     }
-    return merged;
+    let merge = merges.find((m) => sameUpdates(m.updates, updates));
+    if (!merge) {
+      merge = {
+        updates: [...updates],
+        frame: updateFrame(document, Y.mergeUpdates(updates as Uint8Array[])),
+      };
+      merges.push(merge);
+    }
+    return merge.frame;
   }
 }
 
@@ -147,7 +168,7 @@ export class OutgoingBatch {
   ) {}
 
   send(data: Uint8Array, sent?: Sent): void {
-    const outgoing = classify(data);
+    const outgoing = this.batches.classify(data);
     if (outgoing.kind === "acknowledgement" || outgoing.kind === "other") {
       if (outgoing.kind === "other") this.flush();
       this.write(data, sent);

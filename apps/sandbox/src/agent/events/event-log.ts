@@ -1,6 +1,7 @@
 import type { SessionEvent, StoredSessionEvent } from "@coder/protocol";
 import type { Db } from "../../db/database";
 import type { LiveBus } from "../../events/live-bus";
+import { noticeWakeups } from "../../events/notice-wakeups";
 import { project } from "./projection";
 
 interface Pending {
@@ -123,45 +124,23 @@ export class EventLog {
    * comes twice.
    */
   async *follow(sessionId: string, afterId: number, signal: AbortSignal): AsyncGenerator<StoredSessionEvent> {
-    let changed = true;
-    let wake: (() => void) | undefined;
-    const stopListening = this.bus.listen("session", ({ key }) => {
-      if (key !== null && key !== sessionId) return;
-      changed = true;
-      wake?.();
-    });
-    const onAbort = () => wake?.();
-    signal.addEventListener("abort", onAbort);
-    try {
-      let last = afterId;
-      while (!signal.aborted) {
-        if (!changed) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-          continue;
+    let last = afterId;
+    for await (const _ of noticeWakeups(this.bus, "session", sessionId, signal)) {
+      for (;;) {
+        const rows = await this.db
+          .selectFrom("session_events")
+          .selectAll()
+          .where("session_id", "=", sessionId)
+          .where("id", ">", last)
+          .orderBy("id")
+          .limit(REPLAY_PAGE)
+          .execute();
+        for (const row of rows) {
+          last = row.id;
+          yield { ...(JSON.parse(row.data) as SessionEvent), id: row.id, sessionId, at: row.created_at };
         }
-        changed = false;
-        for (;;) {
-          const rows = await this.db
-            .selectFrom("session_events")
-            .selectAll()
-            .where("session_id", "=", sessionId)
-            .where("id", ">", last)
-            .orderBy("id")
-            .limit(REPLAY_PAGE)
-            .execute();
-          for (const row of rows) {
-            last = row.id;
-            yield { ...(JSON.parse(row.data) as SessionEvent), id: row.id, sessionId, at: row.created_at };
-          }
-          if (rows.length < REPLAY_PAGE || signal.aborted) break;
-        }
+        if (rows.length < REPLAY_PAGE || signal.aborted) break;
       }
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-      stopListening();
     }
   }
 }
