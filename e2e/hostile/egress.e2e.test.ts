@@ -3,6 +3,7 @@ import { networkInterfaces } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceNetworks } from "../../apps/sandbox/src/docker/testing/engine-probes";
+import { CONNECT_PROBE, connectedTargets } from "../../apps/sandbox/src/testing/connect-probe";
 import {
   execIn,
   startTestService,
@@ -11,24 +12,12 @@ import {
 } from "../../apps/sandbox/src/testing/harness";
 import { METADATA_ADDRESS, makeNetworkNamespace, type NetworkNamespace } from "../support/network-namespace";
 
-/** Tries each host:port from inside a workspace (3 s each) and prints one line per target. */
-const CONNECT = `
-import socket, sys
-for target in sys.argv[1:]:
-    host, port = target.rsplit(":", 1)
-    try:
-        socket.create_connection((host, int(port)), timeout=3).close()
-        print(target, "connected")
-    except Exception as e:
-        print(target, "failed", type(e).__name__)
-`;
-
 /** Which of the targets a workspace could open a TCP connection to. */
 async function reachable(t: TestService, workspaceId: string, targets: string[]): Promise<string[]> {
-  const { out } = await execIn(t.instance, workspaceId, ["python3", "-c", CONNECT, ...targets]);
+  const { out } = await execIn(t.instance, workspaceId, ["python3", "-c", CONNECT_PROBE, ...targets]);
   const lines = out.trim().split("\n");
   expect(lines, out).toHaveLength(targets.length);
-  return lines.filter((l) => l.endsWith(" connected")).map((l) => l.split(" ")[0] ?? "");
+  return connectedTargets(out);
 }
 
 /** Whether this test process (on the host) can open a TCP connection: the listener is up. */

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LABEL_WORKSPACE } from "../docker/container-spec";
+import { CONNECT_PROBE, connectedTargets } from "../testing/connect-probe";
 import { requireImage } from "../testing/harness";
 import { outputOf } from "../testing/process-output";
 import { until } from "../testing/until";
@@ -25,29 +26,9 @@ import { startTestSwarm, type TestSwarm } from "./testing/test-swarm";
 const image = requireImage();
 const run = promisify(execFile);
 
-/** Tries each host:port (3 s each) and prints one line per target: connected, or why not. */
-const CONNECT = `
-import socket, sys
-for target in sys.argv[1:]:
-    host, port = target.rsplit(":", 1)
-    try:
-        socket.create_connection((host, int(port)), timeout=3).close()
-        print(target, "connected")
-    except Exception as e:
-        print(target, "failed", type(e).__name__)
-`;
-
 /** Prints the body of one HTTP GET (the image has no curl). */
 const GET = `import sys, urllib.request
 print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode(), end="")`;
-
-function connected(out: string): string[] {
-  return out
-    .trim()
-    .split("\n")
-    .filter((l) => l.endsWith(" connected"))
-    .map((l) => l.split(" ")[0] ?? "");
-}
 
 const at = (address: string, port = LISTENER_PORT) => `${address}:${port}`;
 
@@ -62,9 +43,9 @@ describe("an egress workspace on a swarm", () => {
 
   /** Which targets the workspace opened a TCP connection to. */
   async function reachable(id: string, targets: string[]): Promise<string[]> {
-    const { out } = await outputOf(await driver.exec(id, ["python3", "-c", CONNECT, ...targets]));
+    const { out } = await outputOf(await driver.exec(id, ["python3", "-c", CONNECT_PROBE, ...targets]));
     expect(out.trim().split("\n"), out).toHaveLength(targets.length);
-    return connected(out);
+    return connectedTargets(out);
   }
 
   /** Which targets the worker node itself reaches: each is there, so a refusal above is the rules'. */
@@ -73,10 +54,10 @@ describe("an egress workspace on a swarm", () => {
       `--net=/run/netns/${swarm.worker.name}`,
       "python3",
       "-c",
-      CONNECT,
+      CONNECT_PROBE,
       ...targets,
     ]);
-    return connected(stdout);
+    return connectedTargets(stdout);
   }
 
   /** The workspace's address on its network, read on the worker's engine. */
@@ -173,10 +154,17 @@ describe("an egress workspace on a swarm", () => {
   it("runs a job with egress beside it (a git clone) under the same rules on its node", async () => {
     const job = await driver.volumeJob(online, {
       image,
-      cmd: ["python3", "-c", CONNECT, at(PUBLIC_ADDRESS), at(PRIVATE_ADDRESS), at(swarm.worker.address)],
+      cmd: [
+        "python3",
+        "-c",
+        CONNECT_PROBE,
+        at(PUBLIC_ADDRESS),
+        at(PRIVATE_ADDRESS),
+        at(swarm.worker.address),
+      ],
       network: "egress",
     });
-    expect(connected((await outputOf(job)).out)).toEqual([at(PUBLIC_ADDRESS)]);
+    expect(connectedTargets((await outputOf(job)).out)).toEqual([at(PUBLIC_ADDRESS)]);
   });
 
   it("has IPv6 switched off", async () => {
@@ -214,11 +202,11 @@ describe("an egress workspace on a swarm", () => {
       const probe = await onManager.exec("remote", [
         "python3",
         "-c",
-        CONNECT,
+        CONNECT_PROBE,
         at(PUBLIC_ADDRESS),
         at(PRIVATE_ADDRESS),
       ]);
-      expect(connected((await outputOf(probe)).out)).toEqual([at(PUBLIC_ADDRESS)]);
+      expect(connectedTargets((await outputOf(probe)).out)).toEqual([at(PUBLIC_ADDRESS)]);
     } finally {
       await onManager.removeAll();
       await onWorker.removeAll();
