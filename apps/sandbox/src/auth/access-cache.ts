@@ -22,6 +22,7 @@ export class AccessCache {
   enabled = true;
   private readonly answers = new LRUCache<string, Promise<unknown>>({ max: MAX_ANSWERS, ttl: ACCESS_TTL_MS });
   private bus: LiveBus | undefined;
+  private forgotten = 0;
 
   /** The Kysely plugin that forgets everything (here, and on the other instances) after each access write. */
   readonly writes = accessWrites(() => {
@@ -50,8 +51,17 @@ export class AccessCache {
     return answer;
   }
 
+  /**
+   * How many times everything was forgotten: an answer kept elsewhere (a connection's last
+   * decision) holds only while this has not moved since it was read.
+   */
+  get epoch(): number {
+    return this.forgotten;
+  }
+
   /** Forgets every answer. */
   forget(): void {
+    this.forgotten++;
     this.answers.clear();
   }
 

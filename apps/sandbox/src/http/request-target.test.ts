@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRequestTarget } from "./request-target";
+import { parseRequestTarget, plainRequestTarget } from "./request-target";
 
 /** The parts a caller may read. */
 function parse(raw: string | undefined): { pathname: string; search: string } | undefined {
@@ -53,5 +53,74 @@ describe("parseRequestTarget", () => {
 
   it("leaves a fragment out of the path and query", () => {
     expect(parse("/login#x")).toEqual({ pathname: "/login", search: "" });
+  });
+});
+
+describe("a plain request-target read without a URL parser", () => {
+  it("is exactly what the parser makes of it, for every target it accepts", () => {
+    const alphabet = [
+      "a",
+      "Z",
+      "0",
+      "/",
+      ".",
+      "..",
+      "?",
+      "%",
+      "%2e",
+      "'",
+      "#",
+      ";",
+      "=",
+      "&",
+      ":",
+      "@",
+      "+",
+      "~",
+      "\\",
+      " ",
+      "é",
+      "-",
+      "_",
+    ];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    let plain = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let raw = "/";
+      for (let n = next() % 10; n > 0; n--) raw += alphabet[next() % alphabet.length];
+      const fast = plainRequestTarget(raw);
+      if (fast === undefined) continue;
+      plain++;
+      const url = parseRequestTarget(raw);
+      expect(url && `${url.pathname}${url.search}`, raw).toBe(fast);
+    }
+    // The generator reaches both kinds.
+    expect(plain).toBeGreaterThan(1000);
+  });
+
+  it("leaves to the parser what it would change or refuse", () => {
+    for (const raw of [
+      "/a/../b",
+      "/a/./b",
+      "/a/..",
+      "/.",
+      "/a?",
+      "/a%2e",
+      "/a?b='c'",
+      "/a#x",
+      "//host",
+      "/\\host",
+      "/a b",
+      "x",
+      undefined,
+    ]) {
+      expect(plainRequestTarget(raw), String(raw)).toBeUndefined();
+    }
+    expect(plainRequestTarget("/src/main.ts?t=1700000000&import")).toBe("/src/main.ts?t=1700000000&import");
+    expect(plainRequestTarget("/a/..b/.c?x=/../")).toBe("/a/..b/.c?x=/../");
   });
 });

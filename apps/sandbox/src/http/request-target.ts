@@ -24,3 +24,23 @@ export function parseRequestTarget(raw: string | undefined): URL | undefined {
   if (url.origin !== PLACEHOLDER_ORIGIN) return undefined;
   return url;
 }
+
+/**
+ * An origin-form target a URL parser would leave exactly as it is: unreserved and sub-delimiter
+ * characters, `:`, `@`, `/` and `?` only (no `%` escape, no `'`, which a query gets escaped, no
+ * `#`), no dot segment, not ending in an empty query.
+ */
+const PLAIN_TARGET = /^\/(?![/\\])[A-Za-z0-9\-._~!$&()*+,;=:@/?]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
+
+/**
+ * `${pathname}${search}` of `parseRequestTarget(raw)` without building a URL, for the common target
+ * that no parser changes (the preview proxy reads one per request); `undefined` for any other
+ * (parse those).
+ */
+export function plainRequestTarget(raw: string | undefined): string | undefined {
+  if (raw === undefined || !PLAIN_TARGET.test(raw) || raw.endsWith("?")) return undefined;
+  const query = raw.indexOf("?");
+  const path = query < 0 ? raw : raw.slice(0, query);
+  return DOT_SEGMENT.test(path) ? undefined : raw;
+}

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import type { ConnectionRegistry } from "../auth/connection-registry";
 import type { PortStreams } from "../daemon/port-streams";
 import { ServiceError } from "../errors/service-error";
-import { parseRequestTarget } from "../http/request-target";
+import { parseRequestTarget, plainRequestTarget } from "../http/request-target";
 import { previewAnswer, previewRedirect, refuseUpgrade } from "./preview-answers";
 import { PREVIEW_TOKEN_PARAM, previewCookie, readPreviewCookie } from "./preview-cookie";
 import type { PreviewDecision, PreviewGate } from "./preview-gate";
@@ -55,13 +55,30 @@ export class PreviewProxy {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, target: PreviewTarget): Promise<void> {
+    // Most requests of a page: a plain path, no token, the connection's last decision still good.
+    const plain = plainRequestTarget(req.url);
+    if (plain !== undefined && !plain.includes(PREVIEW_TOKEN_PARAM))
+      return this.pass(req, res, target, plain);
     const url = parseRequestTarget(req.url);
     if (!url) return previewAnswer(res, 400, NOT_ORIGIN_FORM);
     const token = url.searchParams.get(PREVIEW_TOKEN_PARAM);
     if (token !== null) return this.exchange(res, target, url, token);
-    const decision = await this.deps.gate.check(readPreviewCookie(req), target);
+    return this.pass(req, res, target, `${url.pathname}${url.search}`);
+  }
+
+  /** Past the gate to the app, or refused. */
+  private async pass(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: PreviewTarget,
+    path: string,
+  ): Promise<void> {
+    const cookie = readPreviewCookie(req);
+    const decision =
+      this.deps.gate.known(req.socket, cookie, target) ??
+      (await this.deps.gate.checkFor(req.socket, cookie, target));
     if (this.refused(res, decision)) return;
-    this.forward(req, res, target, `${url.pathname}${url.search}`);
+    this.forward(req, res, target, path);
   }
 
   /** The token of `preview.open` becomes this origin's cookie; the browser goes on to the path without it. */

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { SESSION_COOKIE } from "../auth/http-auth";
@@ -327,6 +328,39 @@ describe("previews of the web apps a workspace serves", () => {
       await t.api.preview.setVisibility.mutate({ workspaceId: id, port: APP_PORT, visibility: "private" });
       expect((await request(root, { headers: { cookie } })).status).toBe(403);
       await t.api.share.revoke.mutate({ shareId: share.id });
+    });
+
+    it("refuses the very next request on a kept-alive connection once the port is private again or the share is revoked", async () => {
+      await t.api.preview.setVisibility.mutate({ workspaceId: id, port: APP_PORT, visibility: "workspace" });
+      const share = await t.api.share.create.mutate({ workspaceId: id, role: "viewer" });
+      const viewer = trpcClient(t.url, await joinShare(t.url, share.url, "Kay"));
+      const { cookie } = await enterPreview(
+        (await viewer.preview.open.mutate({ workspaceId: id, port: APP_PORT })).url,
+      );
+      // One connection for every request below, as a browser keeps one to an origin.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const onKeptConnection = () => request(root, { headers: { cookie }, agent });
+      try {
+        expect((await onKeptConnection()).status).toBe(200);
+        expect((await onKeptConnection()).reusedConnection).toBe(true);
+        await t.api.preview.setVisibility.mutate({ workspaceId: id, port: APP_PORT, visibility: "private" });
+        const afterPrivate = await onKeptConnection();
+        expect([afterPrivate.status, afterPrivate.reusedConnection]).toEqual([403, true]);
+
+        await t.api.preview.setVisibility.mutate({
+          workspaceId: id,
+          port: APP_PORT,
+          visibility: "workspace",
+        });
+        expect((await onKeptConnection()).status).toBe(200);
+        await t.api.share.revoke.mutate({ shareId: share.id });
+        const afterRevoke = await onKeptConnection();
+        expect(afterRevoke.status).not.toBe(200);
+        expect(afterRevoke.body).not.toContain("hello from the app");
+      } finally {
+        agent.destroy();
+        await t.api.preview.setVisibility.mutate({ workspaceId: id, port: APP_PORT, visibility: "private" });
+      }
     });
 
     it("cuts an open preview WebSocket within a second when the share is revoked, the person logs out, or the visibility changes", async () => {

@@ -5,6 +5,8 @@ export interface PreviewAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** Whether it went on a connection an earlier request of the same agent had kept alive. */
+  reusedConnection: boolean;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface PreviewAnswer {
  */
 export function request(
   url: string,
-  options: { headers?: Record<string, string>; method?: string; body?: Buffer } = {},
+  options: { headers?: Record<string, string>; method?: string; body?: Buffer; agent?: http.Agent } = {},
 ): Promise<PreviewAnswer> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -24,7 +26,7 @@ export function request(
         path: `${target.pathname}${target.search}`,
         method: options.method ?? "GET",
         headers: { host: target.host, ...options.headers },
-        agent: false,
+        agent: options.agent ?? false,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -34,6 +36,7 @@ export function request(
             status: res.statusCode ?? 0,
             headers: res.headers,
             body: Buffer.concat(chunks).toString(),
+            reusedConnection: req.reusedSocket,
           }),
         );
         res.on("error", reject);
