@@ -1,19 +1,21 @@
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ConnectionRegistry } from "../auth/connection-registry";
 import type { PortStreams } from "../daemon/port-streams";
 import { ServiceError } from "../errors/service-error";
 import { parseRequestTarget, plainRequestTarget } from "../http/request-target";
+import { AnswerError } from "./answer-parser";
+import { exchange, requestHead } from "./app-exchange";
+import { type AppTunnel, AppTunnels } from "./app-tunnels";
 import { previewAnswer, previewRedirect, refuseUpgrade } from "./preview-answers";
 import { PREVIEW_TOKEN_PARAM, previewCookie, readPreviewCookie } from "./preview-cookie";
 import type { PreviewDecision, PreviewGate } from "./preview-gate";
-import { appRequestHeaders, browserHeaders } from "./preview-headers";
+import { appRequestHeaders } from "./preview-headers";
 import type { PreviewTarget } from "./preview-host";
 import type { PreviewOrigins } from "./preview-origins";
 import type { PreviewSessions } from "./preview-sessions";
 import type { PreviewSockets } from "./preview-sockets";
 import type { PreviewTokens } from "./preview-tokens";
-import { TunnelAgent } from "./tunnel-agent";
 
 export interface PreviewProxyDeps {
   gate: PreviewGate;
@@ -35,8 +37,10 @@ const STALE_LINK = "this preview link was already used or has expired; open the 
 function unreachable(target: PreviewTarget, error: unknown): string {
   if (error instanceof ServiceError) return `${error.message}.`;
   // The tunnel reached the port, then the app hung up before it answered (a crash, a dropped request).
-  if ((error as NodeJS.ErrnoException).code === "ECONNRESET")
+  if (error instanceof AnswerError && error.closed)
     return `the app on port ${target.port} closed the connection without answering; see its output in the terminal.`;
+  if (error instanceof AnswerError)
+    return `the app on port ${target.port} answered with something that is not valid HTTP: ${error.message}.`;
   return `port ${target.port} of the workspace cannot be reached; is the workspace running?`;
 }
 
@@ -48,10 +52,10 @@ function unreachable(target: PreviewTarget, error: unknown): string {
  * `X-Forwarded-*` reaches the app; nobody signed in is sent to the IDE's sign-in, never to the app.
  */
 export class PreviewProxy {
-  private readonly agent: TunnelAgent;
+  private readonly tunnels: AppTunnels;
 
   constructor(private readonly deps: PreviewProxyDeps) {
-    this.agent = new TunnelAgent(deps.streams);
+    this.tunnels = new AppTunnels(deps.streams);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, target: PreviewTarget): Promise<void> {
@@ -101,39 +105,29 @@ export class PreviewProxy {
     return true;
   }
 
-  private forward(req: IncomingMessage, res: ServerResponse, target: PreviewTarget, path: string): void {
-    const upstream = http.request(
-      {
-        agent: this.agent,
-        host: target.workspaceId,
-        port: target.port,
-        method: req.method,
-        path,
-        headers: appRequestHeaders(req.headers),
-        setHost: false,
-      },
-      (app) => {
-        res.writeHead(app.statusCode ?? 502, app.statusMessage, browserHeaders(app.rawHeaders));
-        app.pipe(res);
-        // The browser went away mid-answer: the tunnel goes too (it cannot be reused half-read).
-        res.once("close", () => {
-          if (!app.complete) upstream.destroy();
-        });
-      },
-    );
-    upstream.once("error", (error) => {
-      if (!res.headersSent) return previewAnswer(res, 502, unreachable(target, error));
-      res.destroy();
-    });
-    req.once("close", () => {
-      if (!req.complete) upstream.destroy();
-    });
-    // Without a body the request leaves at once, headers and end in one write.
-    if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
-      req.resume();
-      upstream.end();
-    } else {
-      req.pipe(upstream);
+  private async forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: PreviewTarget,
+    path: string,
+  ): Promise<void> {
+    const head = requestHead(req.method ?? "GET", path, appRequestHeaders(req.headers));
+    const hasBody =
+      req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    for (let attempt = 0; ; attempt++) {
+      let tunnel: AppTunnel;
+      try {
+        tunnel = await this.tunnels.acquire(target, attempt > 0);
+      } catch (error) {
+        return previewAnswer(res, 502, unreachable(target, error));
+      }
+      const reused = tunnel.reused;
+      const end = await exchange(tunnel, req, res, head);
+      this.tunnels.release(target, tunnel, end.kind === "answered" && end.reusable);
+      if (end.kind !== "unanswered" || res.destroyed) return;
+      // A kept-alive tunnel the app had closed meanwhile: once more on a new one, when no body was sent.
+      if (reused && !hasBody && attempt === 0) continue;
+      return previewAnswer(res, 502, unreachable(target, end.error));
     }
   }
 
@@ -176,23 +170,16 @@ export class PreviewProxy {
     tunnel.once("close", closed);
     socket.on("error", () => undefined);
     tunnel.on("error", () => undefined);
-    tunnel.write(requestHead(req, `${url.pathname}${url.search}`));
+    tunnel.write(
+      requestHead(req.method ?? "GET", `${url.pathname}${url.search}`, appRequestHeaders(req.headers, true)),
+    );
     if (head.length > 0) tunnel.write(head);
     socket.pipe(tunnel).pipe(socket);
   }
 
   /** Ends every preview connection (the service stops). */
   close(): void {
-    this.agent.destroy();
+    this.tunnels.close();
     this.deps.sockets.endAll();
   }
-}
-
-/** The upgrade request's head as the app gets it (through the same header filter as any request). */
-function requestHead(req: IncomingMessage, path: string): string {
-  const lines = [`${req.method} ${path} HTTP/1.1`];
-  for (const [name, value] of Object.entries(appRequestHeaders(req.headers, true))) {
-    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${String(v)}`);
-  }
-  return `${lines.join("\r\n")}\r\n\r\n`;
 }

@@ -181,6 +181,16 @@ describe("previews of the web apps a workspace serves", () => {
       expect(answer.body).toContain(`the app on port ${APP_PORT} closed the connection without answering`);
     });
 
+    it("never hands the next request an answer the app sent before anyone asked", async () => {
+      const cookie = await ownerCookie();
+      expect((await request(`${root}twice`, { headers: { cookie } })).body).toBe("first");
+      // The app's tunnels are kept between requests: the next one, on any of them, gets its own answer.
+      for (let i = 0; i < 3; i++) {
+        const next = await request(root, { headers: { cookie } });
+        expect(next.body).toContain("hello from the app");
+      }
+    });
+
     it("answers 421 for a host under the preview domain that is not exactly a preview origin", async () => {
       const port = new URL(t.url).port;
       for (const host of [

@@ -1,7 +1,7 @@
 /**
  * A web app for the preview tests, run in a workspace with `node -e APP_SERVER <port>` (the image's
  * own node, no packages): `/` says hello, `/headers` echoes the request's headers as JSON,
- * `/drop` closes the connection without answering, `/big?mb=N` streams N MB (writing only as fast as it is read; `/progress` says how much it wrote
+ * `/drop` closes the connection without answering, `/twice` answers twice (the second for whoever asks next), `/big?mb=N` streams N MB (writing only as fast as it is read; `/progress` says how much it wrote
  * so far), `/chunked` answers in three chunks, `/echo` streams the request's body back, and a
  * WebSocket upgrade echoes each text frame.
  */
@@ -17,6 +17,10 @@ const server = http.createServer((req, res) => {
   }
   if (url.pathname === "/progress") return res.end(String(written));
   if (url.pathname === "/drop") return req.socket.destroy();
+  if (url.pathname === "/twice") {
+    return req.socket.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst" +
+      "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\nsmuggled");
+  }
   if (url.pathname === "/echo") return req.pipe(res);
   if (url.pathname === "/chunked") {
     res.write("one,");
