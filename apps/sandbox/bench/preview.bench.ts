@@ -19,6 +19,11 @@ import { until } from "../src/testing/until";
 const PORT = 3000;
 const WARMUP = 50;
 const REQUESTS = 1000;
+/**
+ * Each load runs in this many turns of REQUESTS / ROUNDS, the ways taking turns, so a shared
+ * machine that gets busier or calmer during the run weighs on every way alike.
+ */
+const ROUNDS = 5;
 const CONCURRENCY = 8;
 const ECHOES = 300;
 const TUNNELS = 20;
@@ -73,6 +78,7 @@ const load = async (count, latencies) => {
 async function hostLoad(
   target: { port: number; host?: string; headers?: http.OutgoingHttpHeaders; agent?: http.Agent },
   concurrency: number,
+  requests: number,
 ): Promise<Load> {
   const agent = target.agent ?? new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const options = { host: "127.0.0.1", path: "/", ...target, agent };
@@ -100,7 +106,7 @@ async function hostLoad(
     await load(WARMUP, []);
     const latencies: number[] = [];
     const t0 = performance.now();
-    await load(REQUESTS, latencies);
+    await load(requests, latencies);
     return { latencies, seconds: (performance.now() - t0) / 1000 };
   } finally {
     agent.destroy();
@@ -108,23 +114,27 @@ async function hostLoad(
 }
 
 /** The load through the preview origin (the service's HTTP server, its gate, filters and tunnels). */
-function previewLoad(root: string, cookie: string, concurrency: number): Promise<Load> {
+function previewLoad(root: string, cookie: string, concurrency: number, requests: number): Promise<Load> {
   const origin = new URL(root);
-  return hostLoad({ port: Number(origin.port), headers: { host: origin.host, cookie } }, concurrency);
+  return hostLoad(
+    { port: Number(origin.port), headers: { host: origin.host, cookie } },
+    concurrency,
+    requests,
+  );
 }
 
 /**
  * The load straight through the workspace's relay (a unix socket per keep-alive connection), with
  * node's client as inside the container, and no service: the relay's cost.
  */
-function relayLoad(streams: PortStreams, id: string, concurrency: number): Promise<Load> {
+function relayLoad(streams: PortStreams, id: string, concurrency: number, requests: number): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   Object.assign(agent, {
     createConnection: (_options: unknown, callback: (error: Error | null, socket?: Duplex) => void) => {
       streams.open(id, PORT).then((tunnel) => callback(null, tunnel), callback);
     },
   });
-  return hostLoad({ port: PORT, agent }, concurrency);
+  return hostLoad({ port: PORT, agent }, concurrency, requests);
 }
 
 /**
@@ -150,18 +160,31 @@ async function spliceServer(streams: PortStreams, id: string): Promise<net.Serve
   return server;
 }
 
-async function containerLoad(instance: string, id: string, concurrency: number): Promise<Load> {
+async function containerLoad(
+  instance: string,
+  id: string,
+  concurrency: number,
+  requests: number,
+): Promise<Load> {
   const { code, out } = await execIn(instance, id, [
     "node",
     "-e",
     IN_CONTAINER_LOAD,
     String(PORT),
     String(WARMUP),
-    String(REQUESTS),
+    String(requests),
     String(concurrency),
   ]);
   if (code !== 0) throw new Error(`the in-container load failed: ${out}`);
   return JSON.parse(out) as Load;
+}
+
+/** The turns of one way as one load. */
+function joined(turns: Load[]): Load {
+  return {
+    latencies: turns.flatMap((turn) => turn.latencies),
+    seconds: turns.reduce((sum, turn) => sum + turn.seconds, 0),
+  };
 }
 
 function rows(label: string, via: Load, direct: Load, concurrency: number): BenchResult[] {
@@ -169,7 +192,7 @@ function rows(label: string, via: Load, direct: Load, concurrency: number): Benc
   const rps = (load: Load) => round(load.latencies.length / load.seconds, 0);
   const ratio50 = round(p(via, 50) / p(direct, 50), 2);
   const throughput = round(rps(via) / rps(direct), 2);
-  const notes = `${REQUESTS} GETs of a small page, ${concurrency} at a time, keep-alive both ways; direct = node's client inside the container (no curl in the image)`;
+  const notes = `${REQUESTS} GETs of a small page, ${concurrency} at a time, keep-alive both ways, in ${ROUNDS} turns taken with the other ways; direct = node's client inside the container (no curl in the image)`;
   return [
     { name: `${label}: p50 through the preview`, value: p(via, 50), unit: "ms" },
     { name: `${label}: p99 through the preview`, value: p(via, 99), unit: "ms" },
@@ -317,12 +340,12 @@ async function curlInWorkspace(driver: WorkspaceDriver, instance: string, id: st
 }
 
 /** A command run `CURLS` times by one shell: `sh -c LOOP sh <times> <command…>`. */
-const loop = (command: string[]) => [
+const loop = (times: number, command: string[]) => [
   "sh",
   "-c",
   'n=$1; shift; for i in $(seq "$n"); do "$@"; done',
   "sh",
-  String(CURLS),
+  String(times),
   ...command,
 ];
 
@@ -350,27 +373,32 @@ async function curlRows(
 ): Promise<BenchResult[]> {
   if (!(await curlInWorkspace(driver, instance, id))) return [];
   const origin = new URL(root);
-  const inside = await execIn(instance, id, [
-    "env",
-    `LD_LIBRARY_PATH=${CURL_DIR}`,
-    ...loop([`${CURL_DIR}/curl`, ...CURL_ARGS, `http://127.0.0.1:${PORT}/`]),
-  ]);
-  // Not execFileSync: the service answering these runs in this very process.
-  const { stdout: through } = await execFileAsync(
-    "sh",
-    loop([
-      "curl",
-      ...CURL_ARGS,
-      "-H",
-      `Host: ${origin.host}`,
-      "-H",
-      `Cookie: ${cookie}`,
-      `http://127.0.0.1:${origin.port}/`,
-    ]).slice(1),
-    { encoding: "utf8" },
-  );
-  const direct = curlTimes(inside.out);
-  const via = curlTimes(through);
+  const direct: number[] = [];
+  const via: number[] = [];
+  // In turns, as the loads above.
+  for (let round = 0; round < ROUNDS; round++) {
+    const inside = await execIn(instance, id, [
+      "env",
+      `LD_LIBRARY_PATH=${CURL_DIR}`,
+      ...loop(CURLS / ROUNDS, [`${CURL_DIR}/curl`, ...CURL_ARGS, `http://127.0.0.1:${PORT}/`]),
+    ]);
+    direct.push(...curlTimes(inside.out));
+    // Not execFileSync: the service answering these runs in this very process.
+    const { stdout: through } = await execFileAsync(
+      "sh",
+      loop(CURLS / ROUNDS, [
+        "curl",
+        ...CURL_ARGS,
+        "-H",
+        `Host: ${origin.host}`,
+        "-H",
+        `Cookie: ${cookie}`,
+        `http://127.0.0.1:${origin.port}/`,
+      ]).slice(1),
+      { encoding: "utf8" },
+    );
+    via.push(...curlTimes(through));
+  }
   if (direct.length !== CURLS || via.length !== CURLS)
     throw new Error(`curl gave ${direct.length} and ${via.length} times`);
   const p = (times: number[], q: number) => round(percentile(times, q), 2);
@@ -387,7 +415,7 @@ async function curlRows(
       ratio,
       target: "≤ 2×",
       pass: ratio <= 2,
-      notes: `${CURLS} curl processes each side, timed by curl (-w %{time_total}), a new connection each; the host's curl copied into the workspace`,
+      notes: `${CURLS} curl processes each side in ${ROUNDS} turns, timed by curl (-w %{time_total}), a new connection each; the host's curl copied into the workspace`,
     },
   ];
 }
@@ -433,15 +461,34 @@ export async function run(): Promise<BenchResult[]> {
         // through the relay's socket, (c) a byte splice in this process to the relay, (d) the preview.
         for (const concurrency of [1, CONCURRENCY]) {
           const label = `${concurrency} at a time`;
-          const direct = await containerLoad(t.instance, id, concurrency);
-          const relayed = await relayLoad(streams, id, concurrency);
-          const spliced = await hostLoad({ port: splicePort }, concurrency);
-          const via = await previewLoad(root, cookie, concurrency);
-          // The A/B of one run: the gate's four lookups in the database on every request.
-          t.service.access.enabled = false;
-          const uncached = await previewLoad(root, cookie, concurrency).finally(() => {
-            t.service.access.enabled = true;
-          });
+          const turns: Record<"direct" | "relayed" | "spliced" | "via" | "uncached", Load[]> = {
+            direct: [],
+            relayed: [],
+            spliced: [],
+            via: [],
+            uncached: [],
+          };
+          const requests = REQUESTS / ROUNDS;
+          for (let round = 0; round < ROUNDS; round++) {
+            turns.direct.push(await containerLoad(t.instance, id, concurrency, requests));
+            turns.relayed.push(await relayLoad(streams, id, concurrency, requests));
+            turns.spliced.push(await hostLoad({ port: splicePort }, concurrency, requests));
+            turns.via.push(await previewLoad(root, cookie, concurrency, requests));
+            // The A/B of one run: the gate's four lookups in the database on every request.
+            t.service.access.enabled = false;
+            turns.uncached.push(
+              await previewLoad(root, cookie, concurrency, requests).finally(() => {
+                t.service.access.enabled = true;
+              }),
+            );
+          }
+          const [direct, relayed, spliced, via, uncached] = [
+            turns.direct,
+            turns.relayed,
+            turns.spliced,
+            turns.via,
+            turns.uncached,
+          ].map(joined) as [Load, Load, Load, Load, Load];
           results.push(
             ...rows(label, via, direct, concurrency),
             ...splitRows(label, "straight through the relay's socket, no service (b)", relayed, direct),
@@ -497,7 +544,7 @@ export async function run(): Promise<BenchResult[]> {
             name: "a new tunnel (a connection to the workspace's relay) p50",
             value: await openTimes(streams, id, TUNNELS),
             unit: "ms",
-            notes: "paid once per keep-alive connection (the agent keeps up to 8 idle per port for 15 s)",
+            notes: "paid once per keep-alive tunnel (the pool keeps up to 8 idle per port for 15 s)",
           },
           {
             name: "a workspace's first tunnel (the relay container starts) p50",
