@@ -339,7 +339,7 @@ async function curlInWorkspace(driver: WorkspaceDriver, instance: string, id: st
   }
 }
 
-/** A command run `CURLS` times by one shell: `sh -c LOOP sh <times> <command…>`. */
+/** A command run `times` times by one shell: `sh -c LOOP sh <times> <command…>`. */
 const loop = (times: number, command: string[]) => [
   "sh",
   "-c",
