@@ -121,6 +121,8 @@ export class PreviewProxy {
       } catch (error) {
         return previewAnswer(res, 502, unreachable(target, error));
       }
+      // The browser left while the request waited for a tunnel: nothing to ask the app.
+      if (res.destroyed) return this.tunnels.release(target, tunnel, true);
       const reused = tunnel.reused;
       const end = await exchange(tunnel, req, res, head);
       this.tunnels.release(target, tunnel, end.kind === "answered" && end.reusable);
