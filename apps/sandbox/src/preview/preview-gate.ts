@@ -1,4 +1,5 @@
 import type { PreviewVisibility } from "@coder/protocol";
+import { LRUCache } from "lru-cache";
 import { ACCESS_TTL_MS, type AccessCache } from "../auth/access-cache";
 import type { AuthService } from "../auth/auth-service";
 import type { Principal } from "../auth/principal";
@@ -28,20 +29,17 @@ export interface PreviewGateDeps {
 }
 
 /**
- * How long a connection's last decision answers its next requests: half the access cache's time,
- * so a change no write here announces (an expiry, another instance's lost notice) is still seen
- * within ACCESS_TTL_MS and a half.
+ * How long a decision answers the same question again: half the access cache's time, so a change
+ * no write here announces (an expiry, another instance's lost notice) is still seen within
+ * ACCESS_TTL_MS and a half. A page's requests ask the same question many times a second.
  */
-const CONNECTION_MEMORY_MS = ACCESS_TTL_MS / 2;
+const RECENT_MS = ACCESS_TTL_MS / 2;
+/** Decisions kept at most (a flood of cookies evicts the oldest). */
+const MAX_RECENT = 10_000;
 
-/** The last decision on one browser connection, and what it was about. */
-interface ConnectionDecision {
-  cookie: string | undefined;
-  workspaceId: string;
-  port: number;
+interface RecentDecision {
   /** The access cache's epoch when it was asked: any access write since makes it void. */
   epoch: number;
-  until: number;
   decision: PreviewDecision;
 }
 
@@ -53,8 +51,8 @@ interface ConnectionDecision {
  * share, a suspension or a visibility change still refuses the next request.
  */
 export class PreviewGate {
-  /** Keyed by the browser's connection: a keep-alive connection asks the same question for each request. */
-  private readonly byConnection = new WeakMap<object, ConnectionDecision>();
+  /** By cookie and port (`recentKey`). */
+  private readonly recent = new LRUCache<string, RecentDecision>({ max: MAX_RECENT, ttl: RECENT_MS });
 
   constructor(private readonly deps: PreviewGateDeps) {}
 
@@ -76,39 +74,27 @@ export class PreviewGate {
   }
 
   /**
-   * The decision `check` gave on this `connection` for the same cookie and target, while no access
-   * write happened since and for at most CONNECTION_MEMORY_MS: answered at once, without a lookup.
+   * The decision `check` gave for the same cookie and target, while no access write happened since
+   * and for at most RECENT_MS: answered at once, without a lookup.
    */
-  known(connection: object, cookie: string | undefined, target: PreviewTarget): PreviewDecision | undefined {
-    const last = this.byConnection.get(connection);
-    if (!last || !this.deps.access.enabled) return undefined;
-    const same =
-      last.cookie === cookie &&
-      last.workspaceId === target.workspaceId &&
-      last.port === target.port &&
-      last.epoch === this.deps.access.epoch &&
-      performance.now() < last.until;
-    return same ? last.decision : undefined;
-  }
-
-  /** `check`, remembered for `connection` (see `known`). */
-  async checkFor(
-    connection: object,
-    cookie: string | undefined,
-    target: PreviewTarget,
-  ): Promise<PreviewDecision> {
-    const epoch = this.deps.access.epoch;
-    const until = performance.now() + CONNECTION_MEMORY_MS;
-    const decision = await this.check(cookie, target);
-    // An access write while it was asked: the answer may predate it, so it is used once, not kept.
-    if (epoch === this.deps.access.epoch) {
-      this.byConnection.set(connection, { cookie, ...target, epoch, until, decision });
-    }
-    return decision;
+  known(cookie: string | undefined, target: PreviewTarget): PreviewDecision | undefined {
+    if (!this.deps.access.enabled) return undefined;
+    const recent = this.recent.get(recentKey(cookie, target));
+    return recent?.epoch === this.deps.access.epoch ? recent.decision : undefined;
   }
 
   /** The decision for a request carrying the preview cookie `cookie` (or none). */
   async check(cookie: string | undefined, target: PreviewTarget): Promise<PreviewDecision> {
+    const epoch = this.deps.access.epoch;
+    const decision = await this.lookUp(cookie, target);
+    // An access write while it was asked: the answer may predate it, so it is used once, not kept.
+    if (this.deps.access.enabled && epoch === this.deps.access.epoch) {
+      this.recent.set(recentKey(cookie, target), { epoch, decision });
+    }
+    return decision;
+  }
+
+  private async lookUp(cookie: string | undefined, target: PreviewTarget): Promise<PreviewDecision> {
     const holder = cookie
       ? await this.deps.access.remember(
           `preview\n${hashSecret(cookie)}\n${target.workspaceId}\n${target.port}`,
@@ -119,3 +105,6 @@ export class PreviewGate {
     return this.decide(principal, target);
   }
 }
+
+const recentKey = (cookie: string | undefined, target: PreviewTarget) =>
+  `${cookie ?? ""}\n${target.workspaceId}\n${target.port}`;

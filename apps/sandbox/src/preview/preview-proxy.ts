@@ -59,7 +59,7 @@ export class PreviewProxy {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, target: PreviewTarget): Promise<void> {
-    // Most requests of a page: a plain path, no token, the connection's last decision still good.
+    // Most requests of a page: a plain path, no token, a decision for the same cookie still good.
     const plain = plainRequestTarget(req.url);
     if (plain !== undefined && !plain.includes(PREVIEW_TOKEN_PARAM))
       return this.pass(req, res, target, plain);
@@ -78,9 +78,7 @@ export class PreviewProxy {
     path: string,
   ): Promise<void> {
     const cookie = readPreviewCookie(req);
-    const decision =
-      this.deps.gate.known(req.socket, cookie, target) ??
-      (await this.deps.gate.checkFor(req.socket, cookie, target));
+    const decision = this.deps.gate.known(cookie, target) ?? (await this.deps.gate.check(cookie, target));
     if (this.refused(res, decision)) return;
     this.forward(req, res, target, path);
   }
