@@ -138,6 +138,8 @@ interface Live {
   dropReason?: string;
   /** The ping that checks a daemon after one of its requests timed out. */
   probe?: Promise<void>;
+  /** The daemon answered its first ping. */
+  established?: boolean;
 }
 
 function droppedError(why: string): DaemonUnavailableError {
@@ -184,6 +186,8 @@ export class DaemonConnection {
     private readonly listeners: DaemonListeners,
     private readonly log: (line: string) => void,
     private readonly options: DaemonOptions,
+    /** An established connection dropped on its own (not by `reset` or `close`): its notifications stop until the next one. */
+    private readonly onLost: () => void = () => undefined,
   ) {}
 
   /**
@@ -216,8 +220,10 @@ export class DaemonConnection {
   private connection(): Promise<Live> {
     if (this.closed) return Promise.reject(new DaemonUnavailableError("the workspace connection is closed"));
     if (!this.current) {
-      const attempt: Promise<Live> = this.connect(() => {
-        if (this.current === attempt) this.current = undefined;
+      const attempt: Promise<Live> = this.connect((established) => {
+        if (this.current !== attempt) return;
+        this.current = undefined;
+        if (established && !this.closed) this.onLost();
       });
       this.current = attempt;
       attempt.catch(() => {
@@ -227,7 +233,7 @@ export class DaemonConnection {
     return this.current;
   }
 
-  private async connect(onDrop: () => void): Promise<Live> {
+  private async connect(onDrop: (established: boolean) => void): Promise<Live> {
     let proc: AttachedProcess;
     try {
       proc = await this.driver.exec(this.workspaceId, this.options.command);
@@ -260,7 +266,7 @@ export class DaemonConnection {
           live.dropReason = why;
           this.log(`${tag} connection dropped: the daemon ${why}`);
         }
-        onDrop();
+        onDrop(live.established === true);
         conn.dispose(); // rejects every pending request
         proc.close();
       },
@@ -274,6 +280,7 @@ export class DaemonConnection {
     conn.listen();
     try {
       await this.firstPing(live);
+      live.established = true;
     } catch (err) {
       live.drop();
       if (live.dropReason) throw droppedError(live.dropReason);

@@ -26,6 +26,10 @@ export interface FileChangeBatch {
  */
 export type WorkspaceLookup = (id: string) => Promise<{ name: string; status: WorkspaceStatus }>;
 
+/** How soon a dropped connection of a running workspace is made again, and the longest wait between tries. */
+const RECONNECT_FIRST_MS = 1000;
+const RECONNECT_MAX_MS = 30_000;
+
 export interface DaemonPoolDeps {
   /** Opens each daemon in its workspace's container. */
   driver: WorkspaceDriver;
@@ -77,6 +81,7 @@ export class DaemonPool {
         },
         this.deps.log,
         this.deps.options,
+        () => this.reconnect(id),
       );
       this.connections.set(id, d);
     }
@@ -110,6 +115,31 @@ export class DaemonPool {
       if (error instanceof DaemonUnavailableError) await this.running(id);
       throw error;
     }
+  }
+
+  /**
+   * A running workspace's connection that dropped on its own (its daemon stopped answering on a
+   * busy machine, or broke the rules) is made again after `delayMs`, so its file and port watchers
+   * go on telling the IDE without waiting for someone's next call; a failed attempt is retried
+   * less and less often, and none is made once the workspace no longer runs or is forgotten.
+   */
+  private reconnect(id: string, delayMs = RECONNECT_FIRST_MS): void {
+    setTimeout(async () => {
+      const daemon = this.connections.get(id);
+      if (!daemon || daemon.connected) return;
+      try {
+        if ((await this.deps.workspace(id)).status !== "running") return;
+        if (this.connections.get(id) !== daemon) return;
+        await daemon.ensure();
+      } catch (error) {
+        if (this.connections.get(id) !== daemon) return;
+        const next = Math.min(delayMs * 2, RECONNECT_MAX_MS);
+        this.deps.log(
+          `daemon ${id}: connecting again failed (${(error as Error).message}); next try in ${next / 1000} s`,
+        );
+        this.reconnect(id, next);
+      }
+    }, delayMs).unref();
   }
 
   /** Whether this workspace's daemon was asked for since it was last forgotten. */
