@@ -26,8 +26,11 @@ export interface FileChangeBatch {
  */
 export type WorkspaceLookup = (id: string) => Promise<{ name: string; status: WorkspaceStatus }>;
 
-/** How soon a dropped connection of a running workspace is made again, and the longest wait between tries. */
-const RECONNECT_FIRST_MS = 1000;
+/**
+ * How soon a dropped connection of a running workspace is made again (later than a caller's own next
+ * call usually comes: that call makes it, as before), and the longest wait between tries.
+ */
+const RECONNECT_FIRST_MS = 5000;
 const RECONNECT_MAX_MS = 30_000;
 
 export interface DaemonPoolDeps {
