@@ -2,6 +2,7 @@ import { execFile, execFileSync } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import readline from "node:readline";
 import type { Duplex } from "node:stream";
 import { promisify } from "node:util";
 import { containerLayout } from "@coder/protocol";
@@ -42,33 +43,40 @@ interface Load {
 /**
  * The same load, run inside the container against the app directly: `curl` is not in the
  * workspace image, so the baseline is node's own HTTP client with keep-alive (the same client the
- * bench uses outside), timing each request in there. Prints the Load as JSON.
+ * bench uses outside), timing each request in there. One process for the whole run (its JIT warms
+ * up like this process's): each line on its stdin is a turn of that many GETs (a fresh agent, its
+ * connections opened by a warm-up first), answered by one line, the turn's Load as JSON.
  */
 const IN_CONTAINER_LOAD = `
 const http = require("http");
-const [port, warmup, n, c] = process.argv.slice(1).map(Number);
-const agent = new http.Agent({ keepAlive: true, maxSockets: c });
-const get = () => new Promise((resolve) => {
-  const start = process.hrtime.bigint();
-  http.get({ host: "127.0.0.1", port, path: "/", agent }, (res) => {
-    res.resume();
-    res.on("end", () => resolve(Number(process.hrtime.bigint() - start) / 1e6));
+const readline = require("readline");
+const [port, warmup, c] = process.argv.slice(1).map(Number);
+const turn = async (n) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: c });
+  const get = () => new Promise((resolve) => {
+    const start = process.hrtime.bigint();
+    http.get({ host: "127.0.0.1", port, path: "/", agent }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(Number(process.hrtime.bigint() - start) / 1e6));
+    });
   });
-});
-const load = async (count, latencies) => {
-  let next = 0;
-  await Promise.all(Array.from({ length: c }, async () => {
-    while (next++ < count) latencies.push(await get());
-  }));
-};
-(async () => {
+  const load = async (count, latencies) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: c }, async () => {
+      while (next++ < count) latencies.push(await get());
+    }));
+  };
   await load(warmup, []);
   const latencies = [];
   const t0 = process.hrtime.bigint();
   await load(n, latencies);
   console.log(JSON.stringify({ latencies, seconds: Number(process.hrtime.bigint() - t0) / 1e9 }));
   agent.destroy();
-})();
+};
+let turns = Promise.resolve();
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  turns = turns.then(() => turn(Number(line)));
+});
 `;
 
 /**
@@ -160,23 +168,29 @@ async function spliceServer(streams: PortStreams, id: string): Promise<net.Serve
   return server;
 }
 
-async function containerLoad(
-  instance: string,
-  id: string,
-  concurrency: number,
-  requests: number,
-): Promise<Load> {
-  const { code, out } = await execIn(instance, id, [
+/** The in-container load's process, `concurrency` at a time: `turn(n)` runs n GETs in there. */
+async function containerLoads(driver: WorkspaceDriver, id: string, concurrency: number) {
+  const proc = await driver.exec(id, [
     "node",
     "-e",
     IN_CONTAINER_LOAD,
     String(PORT),
     String(WARMUP),
-    String(requests),
     String(concurrency),
   ]);
-  if (code !== 0) throw new Error(`the in-container load failed: ${out}`);
-  return JSON.parse(out) as Load;
+  proc.stderr.resume();
+  const answers: ((load: Load) => void)[] = [];
+  readline
+    .createInterface({ input: proc.stdout })
+    .on("line", (line) => answers.shift()?.(JSON.parse(line) as Load));
+  return {
+    turn: (requests: number) =>
+      new Promise<Load>((resolve) => {
+        answers.push(resolve);
+        proc.stdin.write(`${requests}\n`);
+      }),
+    close: () => proc.close(),
+  };
 }
 
 /** The turns of one way as one load. */
@@ -469,8 +483,11 @@ export async function run(): Promise<BenchResult[]> {
             uncached: [],
           };
           const requests = REQUESTS / ROUNDS;
-          for (let round = 0; round < ROUNDS; round++) {
-            turns.direct.push(await containerLoad(t.instance, id, concurrency, requests));
+          const inside = await containerLoads(driver, id, concurrency);
+          // Round 0 warms every way up and is not counted.
+          for (let round = 0; round <= ROUNDS; round++) {
+            if (round === 1) for (const way of Object.values(turns)) way.length = 0;
+            turns.direct.push(await inside.turn(requests));
             turns.relayed.push(await relayLoad(streams, id, concurrency, requests));
             turns.spliced.push(await hostLoad({ port: splicePort }, concurrency, requests));
             turns.via.push(await previewLoad(root, cookie, concurrency, requests));
@@ -482,6 +499,7 @@ export async function run(): Promise<BenchResult[]> {
               }),
             );
           }
+          await inside.close();
           const [direct, relayed, spliced, via, uncached] = [
             turns.direct,
             turns.relayed,
