@@ -109,12 +109,14 @@ export class DiskImages {
 
   /**
    * Makes one formatted, attached image per volume; returns how to create the volumes on them.
-   * The job is labelled with `workspaceId`, so a delete of a creation cut short finds it.
+   * The job is labelled with `workspaceId`, so a delete of a creation cut short finds it; `signal`
+   * (the creation's) cuts it short.
    */
   async create(
     disks: { volume: string; mb: number }[],
     labels: Record<string, string>,
     workspaceId: string,
+    signal?: AbortSignal,
   ): Promise<VolumeCreateOptions[]> {
     const folder = await this.imageFolder();
     const names = disks.map((d) => checkedName(d.volume));
@@ -124,6 +126,7 @@ export class DiskImages {
         "create",
         disks.flatMap((d) => [d.volume, String(d.mb)]),
         workspaceId,
+        signal,
       );
     } catch (err) {
       await this.run(folder, "release", names).catch(() => undefined);
@@ -201,7 +204,13 @@ export class DiskImages {
     return path.posix.join(info.DockerRootDir, "coder-disks");
   }
 
-  private async run(folder: string, op: JobOp, args: string[], workspaceId?: string): Promise<void> {
+  private async run(
+    folder: string,
+    op: JobOp,
+    args: string[],
+    workspaceId?: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const image = this.options.toolImage;
     if (!image) throw new DiskError("the workspace has a disk image, but no image is set to run disk jobs");
     const { statusCode: code, output } = await runJobContainer(
@@ -231,7 +240,7 @@ export class DiskImages {
           LogConfig: { Type: "none", Config: {} },
         },
       },
-      { outputLimit: OUTPUT_LIMIT },
+      { outputLimit: OUTPUT_LIMIT, signal },
     );
     if (code !== 0) {
       const reason = output.trim().split("\n").pop() || `exit code ${code}`;
