@@ -288,6 +288,37 @@ interface Curve {
 
 const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 
+/** How long a probe of /healthz may wait for its answer. */
+const HEALTH_PATIENCE_MS = 60_000;
+
+/**
+ * How long the service takes to answer /healthz, probed one at a time: on a saturated machine it
+ * is the backlog of the service's event loop, so a join that stalls reads as a service too busy to
+ * open sockets, not as a refusal (every person is the same login: the service bounds what one
+ * person holds per workspace, 32 collaboration sockets, well above the 25 people of a workspace).
+ */
+function healthProbe(instances: Instance[]) {
+  let last = "/healthz not probed yet";
+  let probing = false;
+  const probe = async () => {
+    if (probing) return;
+    probing = true;
+    const start = now();
+    const answers = instances.map((i) =>
+      fetch(`${i.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_PATIENCE_MS) }).then((r) => r.ok),
+    );
+    const ok = await Promise.all(answers).then(
+      (all) => all.every(Boolean),
+      () => false,
+    );
+    last = ok
+      ? `/healthz answered in ${round((now() - start) / 1000, 1)} s`
+      : `/healthz gave no answer in ${HEALTH_PATIENCE_MS / 1000} s`;
+    probing = false;
+  };
+  return { probe, last: () => last };
+}
+
 /** Workspaces and people for `target` people: what is missing is started, dead generator processes are replaced. */
 async function grow(
   instances: Instance[],
@@ -300,11 +331,13 @@ async function grow(
   let running = 0;
   let opening = missing > 0;
   const startedAt = now();
+  const health = healthProbe(instances);
   const progress = setInterval(() => {
     const joined = workspaces.reduce((n, w) => n + w.people.joining, 0);
     log(
-      `    ${target} people: ${opening ? `${running} of ${missing} new workspaces running` : `${workspaces.length} workspaces`}, ${joined} people joined (${Math.round((now() - startedAt) / 1000)} s)`,
+      `    ${target} people: ${opening ? `${running} of ${missing} new workspaces running` : `${workspaces.length} workspaces`}, ${joined} people joined (${Math.round((now() - startedAt) / 1000)} s; ${health.last()})`,
     );
+    void health.probe();
   }, PROGRESS_EVERY_MS);
   try {
     const failures: string[] = [];
@@ -339,7 +372,7 @@ async function grow(
     const present = workspaces.reduce((n, w) => n + w.people.count, 0);
     if (failures.length > 0 || present < target)
       throw new Error(
-        `${present} of ${target} people are in: ${failures.join("; ") || "too few workspaces"}`,
+        `${present} of ${target} people are in (${health.last()}): ${failures.join("; ") || "too few workspaces"}`,
       );
   } finally {
     clearInterval(progress);
