@@ -5,7 +5,7 @@ import type { VolumeCreateOptions } from "dockerode";
 import { NamedError } from "../errors/named-error";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
 import { statusCode } from "./engine-errors";
-import { runJobContainer } from "./job-container";
+import { JobEngineError, runJobContainer } from "./job-container";
 import { LABEL_JOB } from "./volume-job";
 
 /** On a volume that lives in a filesystem image: the image's path on the engine's host. */
@@ -213,7 +213,7 @@ export class DiskImages {
   ): Promise<void> {
     const image = this.options.toolImage;
     if (!image) throw new DiskError("the workspace has a disk image, but no image is set to run disk jobs");
-    const { statusCode: code, output } = await runJobContainer(
+    const job = runJobContainer(
       this.docker,
       {
         Image: image,
@@ -242,6 +242,10 @@ export class DiskImages {
       },
       { outputLimit: OUTPUT_LIMIT, signal },
     );
+    // A stuck engine is said in the words of what it held up: the workspace's disk.
+    const { statusCode: code, output } = await job.catch((err: Error) => {
+      throw err instanceof JobEngineError ? new DiskError(`${FAILED[op]}: ${err.message}`) : err;
+    });
     if (code !== 0) {
       const reason = output.trim().split("\n").pop() || `exit code ${code}`;
       throw new DiskError(`${FAILED[op]}: ${reason}`);
