@@ -174,9 +174,11 @@ async function collaborator(
       doc,
       lost: () => undefined,
       connection: () =>
-        document.provider.isSynced
-          ? `synced${history()}`
-          : `not synced for ${Math.round((Date.now() - closes.downSince) / 1000)} s (${socket.status})${history()}`,
+        document.refused()
+          ? `refused by the service (${document.refused()})${history()}`
+          : document.provider.isSynced
+            ? `synced${history()}`
+            : `not synced for ${Math.round((Date.now() - closes.downSince) / 1000)} s (${socket.status})${history()}`,
       typed: () => Y.getState(doc.store, doc.clientID),
       type: () =>
         keystrokes.typed(doc, () => text.insert(Math.floor(Math.random() * (text.length + 1)), "x")),
