@@ -42,10 +42,12 @@ export interface PeopleReport {
   collabFrames: number;
 }
 
-/** Whether the real clients ended with every character typed, and the same text. */
+/** Whether the real clients ended with every character the service took, and the same text. */
 export interface Convergence {
   converged: boolean;
   detail: string;
+  /** Keystrokes of WirePersons whose socket closed, typed after (never sent), and why the first closed. */
+  neverLeft?: { keystrokes: number; people: number; why: string };
 }
 
 export type PeopleMessage =
@@ -273,6 +275,10 @@ async function converge(people: Person[], keystrokes: KeystrokeClock, stallMs: n
   const total = taken.reduce((n, t) => n + t.took, 0);
   const dropped = taken.filter((t) => t.why !== undefined);
   const neverLeft = dropped.reduce((n, t) => n + t.neverLeft, 0);
+  const lost =
+    dropped.length > 0
+      ? { neverLeft: { keystrokes: neverLeft, people: dropped.length, why: dropped[0]?.why ?? "" } }
+      : {};
   const apart =
     dropped.length > 0
       ? `; ${neverLeft} keystrokes of ${dropped.length} people whose socket closed never left them (${dropped[0]?.why})`
@@ -290,6 +296,7 @@ async function converge(people: Person[], keystrokes: KeystrokeClock, stallMs: n
     return {
       converged: true,
       detail: `${docs.length} real clients hold all ${total} keystrokes the service took of ${people.length} people${apart}`,
+      ...lost,
     };
   } catch (error) {
     const real = people.flatMap((p) => (p.doc ? [p] : []));
@@ -299,6 +306,7 @@ async function converge(people: Person[], keystrokes: KeystrokeClock, stallMs: n
     return {
       converged: false,
       detail: `${(error as Error).message} (of ${total} keystrokes: ${state})${apart}`,
+      ...lost,
     };
   }
 }

@@ -284,6 +284,8 @@ interface Curve {
   workspaces: number;
   /** Why the first workspace that did not converge did not. */
   divergence?: string;
+  /** Keystrokes that never left people whose collaboration socket closed (not counted), if any. */
+  neverLeft?: string;
 }
 
 const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
@@ -463,14 +465,20 @@ async function curve(variant: Variant, model: ModelServer, log: (line: string) =
     await close();
   }
   const diverged = convergence.find((c) => !c.converged);
+  const dropped = convergence.flatMap((c) => (c.neverLeft ? [c.neverLeft] : []));
+  const neverLeft =
+    dropped.length > 0
+      ? `${dropped.reduce((n, d) => n + d.keystrokes, 0)} keystrokes of ${dropped.reduce((n, d) => n + d.people, 0)} simulated people whose collaboration socket closed never left them and are not counted (they do not reconnect; the first: ${dropped[0]?.why})`
+      : undefined;
   log(
-    `  ${label(variant)}: the real clients of ${convergence.filter((c) => c.converged).length} of ${convergence.length} workspaces hold every keystroke and agree${diverged ? ` (not: ${diverged.detail})` : ""}`,
+    `  ${label(variant)}: the real clients of ${convergence.filter((c) => c.converged).length} of ${convergence.length} workspaces hold every keystroke the service took and agree${diverged ? ` (not: ${diverged.detail})` : ""}${neverLeft ? `; ${neverLeft}` : ""}`,
   );
   return {
     steps,
     converged: convergence.filter((c) => c.converged).length,
     workspaces: convergence.length,
     ...(diverged ? { divergence: diverged.detail } : {}),
+    ...(neverLeft ? { neverLeft } : {}),
   };
 }
 
@@ -564,11 +572,13 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
     });
   }
   out.push({
-    name: `${name}: workspaces whose real Yjs clients ended holding every keystroke, the same text`,
+    name: `${name}: workspaces whose real Yjs clients ended holding every keystroke the service took, the same text`,
     value: curve.converged,
     unit: `of ${curve.workspaces}`,
     pass: curve.converged === curve.workspaces,
-    ...(curve.divergence ? { notes: curve.divergence } : {}),
+    ...(curve.divergence || curve.neverLeft
+      ? { notes: [curve.divergence, curve.neverLeft].filter(Boolean).join("; ") }
+      : {}),
   });
   return out;
 }
