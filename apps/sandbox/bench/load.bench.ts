@@ -128,9 +128,31 @@ interface Variant {
   batching: boolean;
 }
 
+/**
+ * Why the service closed collaboration sockets, from its log ("collab: closing a socket that sent
+ * …"), counted: a real client that does not converge is often one whose sockets it keeps closing.
+ */
+class ClosedSockets {
+  private readonly reasons = new Map<string, number>();
+
+  follow(child: ChildProcess): void {
+    const read = (chunk: Buffer) => {
+      for (const [, why] of chunk.toString().matchAll(/collab: closing a socket that sent ([^\n]+)/g))
+        if (why) this.reasons.set(why, (this.reasons.get(why) ?? 0) + 1);
+    };
+    child.stdout?.on("data", read);
+    child.stderr?.on("data", read);
+  }
+
+  toString(): string {
+    return [...this.reasons].map(([why, count]) => `${count} × ${why}`).join(", ");
+  }
+}
+
 /** `count` service processes on one container label: on one PostgreSQL database when more than one. */
 async function startInstances({ instances: count, batching }: Variant, model: ModelServer) {
   const instance = newInstance();
+  const closedSockets = new ClosedSockets();
   const dirs: string[] = [];
   const children: ChildProcess[] = [];
   const database = count > 1 ? await startPostgresServer() : undefined;
@@ -180,6 +202,7 @@ async function startInstances({ instances: count, batching }: Variant, model: Mo
         profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
       );
       children.push(started.child);
+      closedSockets.follow(started.child);
       const unpinned =
         PINNING === "service" ? pin(started.child.pid as number, SERVICE_CPU) : `CODER_LOAD_PIN=${PINNING}`;
       if (unpinned) console.log(`  the service is not pinned: ${unpinned}`);
@@ -192,7 +215,7 @@ async function startInstances({ instances: count, batching }: Variant, model: Mo
         api: trpcClient(started.url, cookie),
       });
     }
-    return { instances, close };
+    return { instances, close, closedSockets };
   } catch (err) {
     await close();
     throw err;
@@ -429,7 +452,7 @@ async function measure(
 
 /** The load curve of one variant: workspaces are spread over the instances in turn. */
 async function curve(variant: Variant, model: ModelServer, log: (line: string) => void): Promise<Curve> {
-  const { instances, close } = await startInstances(variant, model);
+  const { instances, close, closedSockets } = await startInstances(variant, model);
   const workspaces: Workspace[] = [];
   const steps: Curve["steps"] = [];
   let convergence: Convergence[] = [];
@@ -470,8 +493,9 @@ async function curve(variant: Variant, model: ModelServer, log: (line: string) =
     dropped.length > 0
       ? `${dropped.reduce((n, d) => n + d.keystrokes, 0)} keystrokes of ${dropped.reduce((n, d) => n + d.people, 0)} simulated people whose collaboration socket closed never left them and are not counted (they do not reconnect; the first: ${dropped[0]?.why})`
       : undefined;
+  const closed = closedSockets.toString();
   log(
-    `  ${label(variant)}: the real clients of ${convergence.filter((c) => c.converged).length} of ${convergence.length} workspaces hold every keystroke the service took and agree${diverged ? ` (not: ${diverged.detail})` : ""}${neverLeft ? `; ${neverLeft}` : ""}`,
+    `  ${label(variant)}: the real clients of ${convergence.filter((c) => c.converged).length} of ${convergence.length} workspaces hold every keystroke the service took and agree${diverged ? ` (not: ${diverged.detail})` : ""}${neverLeft ? `; ${neverLeft}` : ""}${closed ? `; the service closed collaboration sockets that sent ${closed}` : ""}`,
   );
   return {
     steps,
