@@ -1,5 +1,6 @@
 import { COLLAB_TEXT } from "@coder/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as Y from "yjs";
 import { execIn, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { until } from "../testing/until";
 import { collabSocket, openDocument } from "./testing/collab-client";
@@ -103,6 +104,43 @@ describe("typing done while the collaboration socket was down", () => {
     await until(
       () => reader.text().length === text.length || closes.length > 0,
       "the reader has the hour's typing, or the typist's socket closed",
+      60_000,
+    );
+    expect(closes).toEqual([]);
+    expect(reader.text()).toBe(text.toString());
+  });
+
+  it("takes back a copy typed here and there while away, sent whole when its tab comes back", async () => {
+    await execIn(t.instance, id, [
+      "sh",
+      "-c",
+      "for i in $(seq 48); do printf '%01000d\\n' 0; done > away.txt",
+    ]);
+    const open = (doc?: Y.Doc, epoch?: string | null) => {
+      const socket = collabSocket(t.url, t.cookie, id);
+      sockets.push(socket);
+      return openDocument(socket, "away.txt", { doc, epoch });
+    };
+    const first = open();
+    const reader = open();
+    await until(() => first.provider.isSynced && reader.provider.isSynced, "both synced");
+    // The tab goes away with its copy (a reload keeps none of the provider's queue): what it typed
+    // then comes back in one sync, as the service asks for what it lacks.
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(first.doc));
+    const epoch = first.epoch();
+    first.provider.destroy();
+    const text = copy.getText(COLLAB_TEXT);
+    // 3000 keystrokes at random places (going back to where one typed before, as people do).
+    for (let i = 0; i < 3000; i++) text.insert(Math.floor(Math.random() * (text.length + 1)), "w");
+    const back = open(copy, epoch);
+    const closes: string[] = [];
+    back.provider.on("close", ({ event }: { event: { code: number; reason: string } }) =>
+      closes.push(`${event.code} ${event.reason}`),
+    );
+    await until(
+      () => reader.text() === text.toString() || closes.length > 0,
+      "the reader has the typing, or the tab's socket closed",
       60_000,
     );
     expect(closes).toEqual([]);
