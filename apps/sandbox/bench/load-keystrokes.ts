@@ -12,6 +12,8 @@ const now = () => performance.now();
  */
 export class KeystrokeClock {
   private readonly sent = new Map<number, number>();
+  /** Per client id, how many of its keystrokes reached another person (the service took them). */
+  private readonly reach = new Map<number, number>();
   samples: number[] = [];
   measuring = false;
 
@@ -30,9 +32,9 @@ export class KeystrokeClock {
 
   /** A sync update reached a person whose own keystrokes are `own`'s. */
   delivered(update: Uint8Array, own: number): void {
-    if (!this.measuring) return;
     const at = now();
-    const { from, to } = Y.parseUpdateMeta(update);
+    const { from, to } = this.seen(update, own);
+    if (!this.measuring) return;
     for (const [client, end] of to) {
       if (client === own) continue;
       for (let clock = from.get(client) ?? end; clock < end; clock++) {
@@ -40,6 +42,19 @@ export class KeystrokeClock {
         if (sentAt !== undefined) this.samples.push(at - sentAt);
       }
     }
+  }
+
+  /** An update the service sent a person (its first sync, or a change): keystrokes it took. */
+  seen(update: Uint8Array, own: number): ReturnType<typeof Y.parseUpdateMeta> {
+    const meta = Y.parseUpdateMeta(update);
+    for (const [client, end] of meta.to)
+      if (client !== own && end > (this.reach.get(client) ?? 0)) this.reach.set(client, end);
+    return meta;
+  }
+
+  /** How many of `client`'s keystrokes reached another person of this process. */
+  reached(client: number): number {
+    return this.reach.get(client) ?? 0;
   }
 
   start(): void {

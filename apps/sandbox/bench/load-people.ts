@@ -42,10 +42,12 @@ export interface PeopleReport {
   collabFrames: number;
 }
 
-/** Whether the real clients ended with every character typed, and the same text. */
+/** Whether the real clients ended with every character the service took, and the same text. */
 export interface Convergence {
   converged: boolean;
   detail: string;
+  /** Keystrokes of WirePersons whose socket closed, typed after (never sent), and why the first closed. */
+  neverLeft?: { keystrokes: number; people: number; why: string };
 }
 
 export type PeopleMessage =
@@ -125,8 +127,10 @@ interface Person {
   typed(): number;
   /** The file as this person's Y.Doc has it: real clients only. */
   doc?: Y.Doc;
-  /** Why its collaboration socket ended while it typed (its later keystrokes reached no one), if it did. */
+  /** Why a WirePerson's socket ended while it typed (its later keystrokes reached no one), if it did. */
   lost(): string | undefined;
+  /** A real client's socket now: connected and synced, or how long it has been trying. */
+  connection(): string;
   terminal?: { state: { bytes: number } };
   stopTyping(): void;
   close(): void;
@@ -155,14 +159,28 @@ async function collaborator(
     progress.count++;
     const doc = document.doc;
     const text = doc.getText(COLLAB_TEXT);
-    let lost: string | undefined;
-    document.provider.on("disconnect", () => {
-      lost ??= "a real client's socket closed (it reconnects)";
+    // It reconnects by itself: what matters at the end is how often its socket closed and why.
+    const closes = { count: 0, last: "", downSince: 0 };
+    document.provider.on("close", ({ event }: { event: { code: number; reason: string } }) => {
+      closes.count++;
+      closes.last = `${event.code}${event.reason ? ` ${event.reason}` : ""}`;
+      closes.downSince ||= Date.now();
     });
+    document.provider.on("synced", () => {
+      closes.downSince = 0;
+    });
+    const history = () =>
+      closes.count > 0 ? `; its socket closed ${closes.count} times, last ${closes.last}` : "";
     return {
       client: doc.clientID,
       doc,
-      lost: () => lost,
+      lost: () => undefined,
+      connection: () =>
+        document.refused()
+          ? `refused by the service (${document.refused()})${history()}`
+          : document.provider.isSynced
+            ? `synced${history()}`
+            : `not synced for ${Math.round((Date.now() - closes.downSince) / 1000)} s (${socket.status})${history()}`,
       typed: () => Y.getState(doc.store, doc.clientID),
       type: () =>
         keystrokes.typed(doc, () => text.insert(Math.floor(Math.random() * (text.length + 1)), "x")),
@@ -192,6 +210,7 @@ async function collaborator(
     client: person.client,
     doc: undefined,
     lost: () => person.refused,
+    connection: () => (person.refused ? `closed: ${person.refused}` : "open"),
     typed: () => person.typedCount,
     type: () => person.type(),
     close: () => person.close(),
@@ -226,6 +245,7 @@ async function join(
     typed: collab.typed,
     doc: collab.doc,
     lost: collab.lost,
+    connection: collab.connection,
     terminal,
     stopTyping,
     close() {
@@ -236,33 +256,58 @@ async function join(
   };
 }
 
-/** Stops the typing; then every real client must come to hold every character typed, and the same text. */
-async function converge(people: Person[], stallMs: number): Promise<Convergence> {
+/**
+ * Stops the typing; then every real client must come to hold every keystroke the service took, and
+ * the same text. The service took all of a real client's keystrokes (it sends what the service
+ * lacks whenever it connects again) and all of a WirePerson's whose socket stayed open; of one
+ * whose socket closed, what reached another person (a WirePerson does not reconnect: what it typed
+ * after is counted apart, as keystrokes that never left).
+ */
+async function converge(people: Person[], keystrokes: KeystrokeClock, stallMs: number): Promise<Convergence> {
   for (const person of people) person.stopTyping();
   const docs = people.flatMap((p) => (p.doc ? [p.doc] : []));
   if (docs.length === 0) return { converged: false, detail: "no real client joined" };
-  const typed = people.map((p) => [p.client, p.typed()] as const);
-  const total = typed.reduce((n, [, count]) => n + count, 0);
-  const holds = (doc: Y.Doc) => typed.every(([client, count]) => Y.getState(doc.store, client) >= count);
+  const taken = people.map((p) => {
+    const typed = p.typed();
+    const took = p.doc || !p.lost() ? typed : Math.min(typed, keystrokes.reached(p.client));
+    return { client: p.client, took, neverLeft: typed - took, why: p.doc ? undefined : p.lost() };
+  });
+  const total = taken.reduce((n, t) => n + t.took, 0);
+  const dropped = taken.filter((t) => t.why !== undefined);
+  const neverLeft = dropped.reduce((n, t) => n + t.neverLeft, 0);
+  const lost =
+    dropped.length > 0
+      ? { neverLeft: { keystrokes: neverLeft, people: dropped.length, why: dropped[0]?.why ?? "" } }
+      : {};
+  const apart =
+    dropped.length > 0
+      ? `; ${neverLeft} keystrokes of ${dropped.length} people whose socket closed never left them (${dropped[0]?.why})`
+      : "";
+  const missing = (doc: Y.Doc) =>
+    taken.reduce((n, t) => n + Math.max(0, t.took - Y.getState(doc.store, t.client)), 0);
   const texts = () => docs.map((doc) => doc.getText(COLLAB_TEXT).toString());
   try {
     await patiently(
-      () => docs.every(holds) && new Set(texts()).size === 1,
-      "the real clients hold every keystroke and agree",
-      () => docs.reduce((n, doc) => typed.reduce((m, [client]) => m + Y.getState(doc.store, client), n), 0),
+      () => docs.every((doc) => missing(doc) === 0) && new Set(texts()).size === 1,
+      "the real clients hold every keystroke the service took and agree",
+      () => docs.reduce((n, doc) => n + missing(doc), 0),
       stallMs,
     );
     return {
       converged: true,
-      detail: `${docs.length} real clients hold all ${total} keystrokes of ${people.length} people`,
+      detail: `${docs.length} real clients hold all ${total} keystrokes the service took of ${people.length} people${apart}`,
+      ...lost,
     };
   } catch (error) {
-    const lost = people.flatMap((p) => p.lost() ?? []);
-    const why =
-      lost.length > 0
-        ? `; ${lost.length} of ${people.length} people lost their collaboration socket (${lost[0]})`
-        : "";
-    return { converged: false, detail: `${(error as Error).message}${why}` };
+    const real = people.flatMap((p) => (p.doc ? [p] : []));
+    const state = real
+      .map((p, i) => `real client ${i + 1} lacks ${missing(p.doc as Y.Doc)} of them, ${p.connection()}`)
+      .join("; ");
+    return {
+      converged: false,
+      detail: `${(error as Error).message} (of ${total} keystrokes: ${state})${apart}`,
+      ...lost,
+    };
   }
 }
 
@@ -324,7 +369,7 @@ function serve(options: PeopleOptions): void {
         });
         measuring = undefined;
       } else if ("stop" in command) {
-        tell({ stopped: await converge(people, options.stallMs) });
+        tell({ stopped: await converge(people, keystrokes, options.stallMs) });
         for (const person of people) person.close();
         process.disconnect();
       }

@@ -116,6 +116,7 @@ export class WirePerson {
         encoding.writeVarUint8Array(e, Y.encodeStateAsUpdate(this.mine, stateVector));
       });
     } else if (step === syncProtocol.messageYjsSyncStep2) {
+      this.keystrokes.seen(decoding.readVarUint8Array(decoder), this.mine.clientID);
       this.synced = true;
     } else if (step === syncProtocol.messageYjsUpdate) {
       this.keystrokes.delivered(decoding.readVarUint8Array(decoder), this.mine.clientID);

@@ -128,9 +128,31 @@ interface Variant {
   batching: boolean;
 }
 
+/**
+ * Why the service closed collaboration sockets, from its log ("collab: closing a socket that sent
+ * …"), counted: a real client that does not converge is often one whose sockets it keeps closing.
+ */
+class ClosedSockets {
+  private readonly reasons = new Map<string, number>();
+
+  follow(child: ChildProcess): void {
+    const read = (chunk: Buffer) => {
+      for (const [, why] of chunk.toString().matchAll(/collab: closing a socket that sent ([^\n]+)/g))
+        if (why) this.reasons.set(why, (this.reasons.get(why) ?? 0) + 1);
+    };
+    child.stdout?.on("data", read);
+    child.stderr?.on("data", read);
+  }
+
+  toString(): string {
+    return [...this.reasons].map(([why, count]) => `${count} × ${why}`).join(", ");
+  }
+}
+
 /** `count` service processes on one container label: on one PostgreSQL database when more than one. */
 async function startInstances({ instances: count, batching }: Variant, model: ModelServer) {
   const instance = newInstance();
+  const closedSockets = new ClosedSockets();
   const dirs: string[] = [];
   const children: ChildProcess[] = [];
   const database = count > 1 ? await startPostgresServer() : undefined;
@@ -180,6 +202,7 @@ async function startInstances({ instances: count, batching }: Variant, model: Mo
         profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
       );
       children.push(started.child);
+      closedSockets.follow(started.child);
       const unpinned =
         PINNING === "service" ? pin(started.child.pid as number, SERVICE_CPU) : `CODER_LOAD_PIN=${PINNING}`;
       if (unpinned) console.log(`  the service is not pinned: ${unpinned}`);
@@ -192,7 +215,7 @@ async function startInstances({ instances: count, batching }: Variant, model: Mo
         api: trpcClient(started.url, cookie),
       });
     }
-    return { instances, close };
+    return { instances, close, closedSockets };
   } catch (err) {
     await close();
     throw err;
@@ -284,9 +307,42 @@ interface Curve {
   workspaces: number;
   /** Why the first workspace that did not converge did not. */
   divergence?: string;
+  /** Keystrokes that never left people whose collaboration socket closed (not counted), if any. */
+  neverLeft?: string;
 }
 
 const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+
+/** How long a probe of /healthz may wait for its answer. */
+const HEALTH_PATIENCE_MS = 60_000;
+
+/**
+ * How long the service takes to answer /healthz, probed one at a time: on a saturated machine it
+ * is the backlog of the service's event loop, so a join that stalls reads as a service too busy to
+ * open sockets, not as a refusal (every person is the same login: the service bounds what one
+ * person holds per workspace, 32 collaboration sockets, well above the 25 people of a workspace).
+ */
+function healthProbe(instances: Instance[]) {
+  let last = "/healthz not probed yet";
+  let probing = false;
+  const probe = async () => {
+    if (probing) return;
+    probing = true;
+    const start = now();
+    const answers = instances.map((i) =>
+      fetch(`${i.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_PATIENCE_MS) }).then((r) => r.ok),
+    );
+    const ok = await Promise.all(answers).then(
+      (all) => all.every(Boolean),
+      () => false,
+    );
+    last = ok
+      ? `/healthz answered in ${round((now() - start) / 1000, 1)} s`
+      : `/healthz gave no answer in ${HEALTH_PATIENCE_MS / 1000} s`;
+    probing = false;
+  };
+  return { probe, last: () => last };
+}
 
 /** Workspaces and people for `target` people: what is missing is started, dead generator processes are replaced. */
 async function grow(
@@ -300,11 +356,13 @@ async function grow(
   let running = 0;
   let opening = missing > 0;
   const startedAt = now();
+  const health = healthProbe(instances);
   const progress = setInterval(() => {
     const joined = workspaces.reduce((n, w) => n + w.people.joining, 0);
     log(
-      `    ${target} people: ${opening ? `${running} of ${missing} new workspaces running` : `${workspaces.length} workspaces`}, ${joined} people joined (${Math.round((now() - startedAt) / 1000)} s)`,
+      `    ${target} people: ${opening ? `${running} of ${missing} new workspaces running` : `${workspaces.length} workspaces`}, ${joined} people joined (${Math.round((now() - startedAt) / 1000)} s; ${health.last()})`,
     );
+    void health.probe();
   }, PROGRESS_EVERY_MS);
   try {
     const failures: string[] = [];
@@ -339,7 +397,7 @@ async function grow(
     const present = workspaces.reduce((n, w) => n + w.people.count, 0);
     if (failures.length > 0 || present < target)
       throw new Error(
-        `${present} of ${target} people are in: ${failures.join("; ") || "too few workspaces"}`,
+        `${present} of ${target} people are in (${health.last()}): ${failures.join("; ") || "too few workspaces"}`,
       );
   } finally {
     clearInterval(progress);
@@ -394,7 +452,7 @@ async function measure(
 
 /** The load curve of one variant: workspaces are spread over the instances in turn. */
 async function curve(variant: Variant, model: ModelServer, log: (line: string) => void): Promise<Curve> {
-  const { instances, close } = await startInstances(variant, model);
+  const { instances, close, closedSockets } = await startInstances(variant, model);
   const workspaces: Workspace[] = [];
   const steps: Curve["steps"] = [];
   let convergence: Convergence[] = [];
@@ -430,14 +488,21 @@ async function curve(variant: Variant, model: ModelServer, log: (line: string) =
     await close();
   }
   const diverged = convergence.find((c) => !c.converged);
+  const dropped = convergence.flatMap((c) => (c.neverLeft ? [c.neverLeft] : []));
+  const neverLeft =
+    dropped.length > 0
+      ? `${dropped.reduce((n, d) => n + d.keystrokes, 0)} keystrokes of ${dropped.reduce((n, d) => n + d.people, 0)} simulated people whose collaboration socket closed never left them and are not counted (they do not reconnect; the first: ${dropped[0]?.why})`
+      : undefined;
+  const closed = closedSockets.toString();
   log(
-    `  ${label(variant)}: the real clients of ${convergence.filter((c) => c.converged).length} of ${convergence.length} workspaces hold every keystroke and agree${diverged ? ` (not: ${diverged.detail})` : ""}`,
+    `  ${label(variant)}: the real clients of ${convergence.filter((c) => c.converged).length} of ${convergence.length} workspaces hold every keystroke the service took and agree${diverged ? ` (not: ${diverged.detail})` : ""}${neverLeft ? `; ${neverLeft}` : ""}${closed ? `; the service closed collaboration sockets that sent ${closed}` : ""}`,
   );
   return {
     steps,
     converged: convergence.filter((c) => c.converged).length,
     workspaces: convergence.length,
     ...(diverged ? { divergence: diverged.detail } : {}),
+    ...(neverLeft ? { neverLeft } : {}),
   };
 }
 
@@ -531,11 +596,13 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
     });
   }
   out.push({
-    name: `${name}: workspaces whose real Yjs clients ended holding every keystroke, the same text`,
+    name: `${name}: workspaces whose real Yjs clients ended holding every keystroke the service took, the same text`,
     value: curve.converged,
     unit: `of ${curve.workspaces}`,
     pass: curve.converged === curve.workspaces,
-    ...(curve.divergence ? { notes: curve.divergence } : {}),
+    ...(curve.divergence || curve.neverLeft
+      ? { notes: [curve.divergence, curve.neverLeft].filter(Boolean).join("; ") }
+      : {}),
   });
   return out;
 }

@@ -40,6 +40,8 @@ const CPU_WINDOW_MS = 10_000;
 
 /** Sync message types (y-protocols): a state vector, then updates. */
 const SYNC_STEP_1 = 0;
+/** The answer to the service's state vector: a returning tab's catch-up, all it typed while away. */
+const SYNC_STEP_2 = 1;
 
 class TokenBucket {
   private tokens: number;
@@ -74,13 +76,17 @@ export class UpdateGate {
   private readonly structs = new TokenBucket(STRUCTS_PER_SECOND, STRUCT_BURST);
   private readonly spending: { at: number; ms: number }[] = [];
   private spentInWindow = 0;
+  /** Whether this socket has sent its catch-up already. */
+  private caughtUp = false;
 
   /** A sync message (`decoder` just after its message type): undefined to let it through. */
   check(decoder: decoding.Decoder): GuardVerdict | undefined {
     if (this.overBudget()) return close("updates that took too long to apply");
     let update: Uint8Array;
+    let step: number;
     try {
-      if (decoding.readVarUint(decoder) === SYNC_STEP_1) return undefined;
+      step = decoding.readVarUint(decoder);
+      if (step === SYNC_STEP_1) return undefined;
       update = decoding.readVarUint8Array(decoder);
     } catch {
       return close("a malformed sync message");
@@ -94,7 +100,13 @@ export class UpdateGate {
       return close(`an update of ${shape.interleaved} items typed in turns by several client ids`);
     if (shape.crowdedOrigin > MAX_CROWDED_ORIGIN)
       return close(`an update inserting ${shape.crowdedOrigin} items at one place`);
-    if (!this.conflicts.take(shape.conflicting)) return close("too many conflicting insertions");
+    // A catch-up holds every place a person went back to while away, each a conflict with what
+    // they typed there before: charged to the rate it would be refused for ever (the provider sends
+    // it again, grown, at each reconnect), and so typing would be lost. One a socket, still bounded
+    // by the shape above, the structs' rate and the CPU budget.
+    const catchUp = step === SYNC_STEP_2 && !this.caughtUp;
+    if (catchUp) this.caughtUp = true;
+    else if (!this.conflicts.take(shape.conflicting)) return close("too many conflicting insertions");
     if (!this.structs.take(shape.structs)) return close("updates faster than anyone edits");
     return undefined;
   }

@@ -5,7 +5,7 @@ import type { VolumeCreateOptions } from "dockerode";
 import { NamedError } from "../errors/named-error";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
 import { statusCode } from "./engine-errors";
-import { runJobContainer } from "./job-container";
+import { JobEngineError, runJobContainer } from "./job-container";
 import { LABEL_JOB } from "./volume-job";
 
 /** On a volume that lives in a filesystem image: the image's path on the engine's host. */
@@ -109,12 +109,14 @@ export class DiskImages {
 
   /**
    * Makes one formatted, attached image per volume; returns how to create the volumes on them.
-   * The job is labelled with `workspaceId`, so a delete of a creation cut short finds it.
+   * The job is labelled with `workspaceId`, so a delete of a creation cut short finds it; `signal`
+   * (the creation's) cuts it short.
    */
   async create(
     disks: { volume: string; mb: number }[],
     labels: Record<string, string>,
     workspaceId: string,
+    signal?: AbortSignal,
   ): Promise<VolumeCreateOptions[]> {
     const folder = await this.imageFolder();
     const names = disks.map((d) => checkedName(d.volume));
@@ -124,6 +126,7 @@ export class DiskImages {
         "create",
         disks.flatMap((d) => [d.volume, String(d.mb)]),
         workspaceId,
+        signal,
       );
     } catch (err) {
       await this.run(folder, "release", names).catch(() => undefined);
@@ -201,10 +204,16 @@ export class DiskImages {
     return path.posix.join(info.DockerRootDir, "coder-disks");
   }
 
-  private async run(folder: string, op: JobOp, args: string[], workspaceId?: string): Promise<void> {
+  private async run(
+    folder: string,
+    op: JobOp,
+    args: string[],
+    workspaceId?: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const image = this.options.toolImage;
     if (!image) throw new DiskError("the workspace has a disk image, but no image is set to run disk jobs");
-    const { statusCode: code, output } = await runJobContainer(
+    const job = runJobContainer(
       this.docker,
       {
         Image: image,
@@ -231,8 +240,12 @@ export class DiskImages {
           LogConfig: { Type: "none", Config: {} },
         },
       },
-      { outputLimit: OUTPUT_LIMIT },
+      { outputLimit: OUTPUT_LIMIT, signal },
     );
+    // A stuck engine is said in the words of what it held up: the workspace's disk.
+    const { statusCode: code, output } = await job.catch((err: Error) => {
+      throw err instanceof JobEngineError ? new DiskError(`${FAILED[op]}: ${err.message}`) : err;
+    });
     if (code !== 0) {
       const reason = output.trim().split("\n").pop() || `exit code ${code}`;
       throw new DiskError(`${FAILED[op]}: ${reason}`);

@@ -150,6 +150,7 @@ export class DockerDriver implements WorkspaceDriver {
           ],
           labels,
           spec.id,
+          signal,
         )
       : volumeNames(this.opts.instance, spec.id).map((name) => ({ Name: name, Labels: labels }));
     for (const volume of volumes) {

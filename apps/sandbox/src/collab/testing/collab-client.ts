@@ -16,6 +16,10 @@ export function collabSocket(
   class CookieWebSocket extends WebSocket {
     constructor(address: string) {
       super(address, { headers: { cookie, origin: url } });
+      // The provider takes its listeners off before it closes a socket; one still connecting then
+      // emits "closed before the connection was established", which with no listener would crash
+      // the process. The provider learns of every failure from its own listeners while they are on.
+      this.on("error", () => {});
       if (onFrame) this.on("message", onFrame);
     }
   }
