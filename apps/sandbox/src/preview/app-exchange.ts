@@ -10,20 +10,37 @@ export type ExchangeEnd =
   /** The answer was under way, or the browser left: the browser's answer is cut. */
   | { kind: "cut" };
 
-/** A request's head as the app gets it, ending with the blank line. */
-export function requestHead(method: string, path: string, headers: IncomingHttpHeaders, extra = ""): string {
+/**
+ * How a browser request's body goes to the app: none, as it is (Content-Length, which the header
+ * filter keeps), or chunked again (node has taken its Transfer-Encoding off, and the filter drops it).
+ */
+export type RequestFraming = "none" | "sized" | "chunked";
+
+export function requestFraming(req: IncomingMessage): RequestFraming {
+  if (req.headers["content-length"] !== undefined) return "sized";
+  return req.headers["transfer-encoding"] !== undefined ? "chunked" : "none";
+}
+
+/** A request's head as the app gets it, ending with the blank line; `chunked` says so in it. */
+export function requestHead(
+  method: string,
+  path: string,
+  headers: IncomingHttpHeaders,
+  framing: RequestFraming = "none",
+): string {
   let head = `${method} ${path} HTTP/1.1\r\n`;
   for (const [name, value] of Object.entries(headers)) {
     for (const v of Array.isArray(value) ? value : [value]) head += `${name}: ${String(v)}\r\n`;
   }
-  return `${head}${extra}\r\n`;
+  if (framing === "chunked") head += "transfer-encoding: chunked\r\n";
+  return `${head}\r\n`;
 }
 
 /**
- * Sends the browser's request (`head`, then its body as it arrives, with backpressure) over
- * `tunnel` and passes the app's answer back through `res`: the head through the browser header
- * filter, the body as it comes, held back while the browser reads slower than the app writes.
- * A chunked request body is sent chunked again (node has taken its framing off).
+ * Sends the browser's request (`head`, made with `requestFraming(req)`, then its body as it
+ * arrives, with backpressure) over `tunnel` and passes the app's answer back through `res`: the
+ * head through the browser header filter, the body as it comes, held back while the browser reads
+ * slower than the app writes.
  */
 export function exchange(
   tunnel: AppTunnel,
@@ -76,9 +93,9 @@ export function exchange(
     };
     res.once("close", left);
 
-    const chunked =
-      req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined;
-    let sent = req.headers["content-length"] === undefined && !chunked;
+    const framing = requestFraming(req);
+    const chunked = framing === "chunked";
+    let sent = framing === "none";
     const send = (chunk: Buffer) => {
       if (chunk.length === 0) return;
       const framed = chunked
@@ -89,7 +106,7 @@ export function exchange(
       stream.once("drain", () => req.resume());
     };
     tunnel.parser.expect(req.method ?? "GET");
-    stream.write(chunked ? `${head.slice(0, -2)}transfer-encoding: chunked\r\n\r\n` : head);
+    stream.write(head);
     if (sent) {
       req.resume();
       return;

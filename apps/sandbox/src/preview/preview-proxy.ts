@@ -5,7 +5,7 @@ import type { PortStreams } from "../daemon/port-streams";
 import { ServiceError } from "../errors/service-error";
 import { parseRequestTarget, plainRequestTarget } from "../http/request-target";
 import { AnswerError } from "./answer-parser";
-import { exchange, requestHead } from "./app-exchange";
+import { exchange, requestFraming, requestHead } from "./app-exchange";
 import { type AppTunnel, AppTunnels } from "./app-tunnels";
 import { previewAnswer, previewRedirect, refuseUpgrade } from "./preview-answers";
 import { PREVIEW_TOKEN_PARAM, previewCookie, readPreviewCookie } from "./preview-cookie";
@@ -109,9 +109,8 @@ export class PreviewProxy {
     target: PreviewTarget,
     path: string,
   ): Promise<void> {
-    const head = requestHead(req.method ?? "GET", path, appRequestHeaders(req.headers));
-    const hasBody =
-      req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    const framing = requestFraming(req);
+    const head = requestHead(req.method ?? "GET", path, appRequestHeaders(req.headers), framing);
     for (let attempt = 0; ; attempt++) {
       let tunnel: AppTunnel;
       try {
@@ -126,7 +125,7 @@ export class PreviewProxy {
       this.tunnels.release(target, tunnel, end.kind === "answered" && end.reusable);
       if (end.kind !== "unanswered" || res.destroyed) return;
       // A kept-alive tunnel the app had closed meanwhile: once more on a new one, when no body was sent.
-      if (reused && !hasBody && attempt === 0) continue;
+      if (reused && framing === "none" && attempt === 0) continue;
       return previewAnswer(res, 502, unreachable(target, end.error));
     }
   }
