@@ -107,6 +107,8 @@ export async function startService(
   }
   // Before any workspace starts: egress ones only ever run behind their rules.
   await driver.prepare().catch((err: Error) => log(err.message));
+  // Beside the start, not before it: a job container the first page need not wait for.
+  const reclaiming = driver.reclaimLeftovers?.().catch((err: Error) => log(err.message));
   const uploads = new UploadStore(path.join(config.dataDir, "uploads"), config.imports.maxBytes);
   await uploads.init();
   const imports = new WorkspaceImporter(driver, uploads, { ...config.imports, allow: config.egressAllow });
@@ -289,6 +291,7 @@ export async function startService(
       talk.close();
       // The sockets just closed are ending their processes in the workspaces: let them finish.
       await driver.settle();
+      await reclaiming;
       await audit.settled();
       stopAccess();
       await cluster.leave();

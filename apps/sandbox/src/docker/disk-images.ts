@@ -26,11 +26,12 @@ const VOLUME_NAME = /^[a-z0-9][a-z0-9-]{0,200}$/;
 /** The most output of a failed job kept for its error message. */
 const OUTPUT_LIMIT = 4096;
 
-type JobOp = "create" | "attach" | "release";
+type JobOp = "create" | "attach" | "release" | "sweep";
 const FAILED: Record<JobOp, string> = {
   create: "the workspace's disk could not be made",
   attach: "the workspace's disk could not be attached",
   release: "the workspace's disk could not be removed",
+  sweep: "the loop devices of deleted disk images could not be detached",
 };
 
 /**
@@ -39,8 +40,10 @@ const FAILED: Record<JobOp, string> = {
  * only). `create NAME MB…` makes sparse ext4 images (root owned by the workspace user, no reserved
  * blocks, no lost+found, nothing pre-zeroed: a sparse file reads as zeros) and attaches them;
  * `attach NAME…` makes sure each image is on a loop device its link points at; `release NAME…`
- * detaches and deletes. A loop device is matched to its file by inode and device number, not by
- * path (paths differ between the job's and the host's view).
+ * detaches and deletes; `sweep PREFIX` detaches every loop device still holding a deleted image
+ * whose name starts with PREFIX. A loop device is matched to its file by inode and device number,
+ * not by path (paths differ between the job's and the host's view; the kernel names the file of a
+ * device a job attached by the path in the job's mount, `/NAME.img`, with ` (deleted)` once it is gone).
  */
 const JOB = `set -eu
 op=$1; uid=$2; shift 2
@@ -80,6 +83,11 @@ release)
       for dev in $(loops_of "$img"); do losetup --detach "$dev"; done
     fi
     rm -f "$links/$name" "$img"
+  done ;;
+sweep)
+  losetup --list --noheadings --raw --output NAME,BACK-FILE |
+  while read -r dev file; do
+    case $file in */"$1"*'.img\\x20(deleted)') losetup --detach "$dev" ;; esac
   done ;;
 esac
 `;
@@ -168,6 +176,18 @@ export class DiskImages {
           if (statusCode(err) !== 404) throw err;
         });
     }
+  }
+
+  /**
+   * Detaches the loop devices still holding deleted images of volumes whose names start with
+   * `prefix` (by default this instance's). A device outlives its image when the image's folder is
+   * removed without a release (a node's data root deleted, a run killed mid-release); each holds a
+   * loop device, a bounded resource of the host every disk-quota create needs one of. A deleted
+   * image can never be attached or mounted again, so detaching it is always safe (a device still
+   * mounted is only marked to detach when unmounted).
+   */
+  async detachDeleted(prefix = `coder-${this.options.instance}-`): Promise<void> {
+    await this.run(await this.imageFolder(), "sweep", [checkedName(prefix)]);
   }
 
   /** The image host paths recorded on those of `volumes` that exist and have one. */

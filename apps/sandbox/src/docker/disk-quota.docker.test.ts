@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, statfsSync, statSync } from "node:fs";
+import { existsSync, rmSync, statfsSync, statSync } from "node:fs";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -174,5 +174,35 @@ describe("a service that turns disk quotas on", () => {
         statusCode: 404,
       });
     }
+  });
+
+  it("frees at its next start the loop devices of disk images deleted without their release, and no other", async () => {
+    await bounded.create({ id: "lost", image, egress: false });
+    await bounded.create({ id: "kept", image, egress: false });
+    await bounded.start("kept");
+    const imagesOf = async (id: string) =>
+      Promise.all(
+        [volumeName(instance, id), stateVolumeName(instance, id)].map(
+          async (v) => (await docker.getVolume(v).inspect()).Labels?.[LABEL_DISK] ?? `(${v} unlabelled)`,
+        ),
+      );
+    const lost = await imagesOf("lost");
+    const lostInodes = lost.map((image) => statSync(image).ino);
+    const keptInodes = (await imagesOf("kept")).map((image) => statSync(image).ino);
+    // What removing an engine's data root does (a swarm node retired): the files go, the devices stay.
+    await docker.getContainer(containerName(instance, "lost")).remove({ force: true });
+    for (const v of [volumeName(instance, "lost"), stateVolumeName(instance, "lost")])
+      await docker.getVolume(v).remove();
+    for (const image of lost) rmSync(image);
+    expect(loopBackingInodes().filter((ino) => lostInodes.includes(ino))).toHaveLength(2);
+
+    await bounded.reclaimLeftovers();
+
+    expect(loopBackingInodes().filter((ino) => lostInodes.includes(ino))).toEqual([]);
+    expect(loopBackingInodes().filter((ino) => keptInodes.includes(ino))).toHaveLength(2);
+    await execIn(instance, "kept", ["sh", "-c", "echo still > /workspace/still.txt"]);
+    expect((await execIn(instance, "kept", ["cat", "/workspace/still.txt"])).out).toBe("still\n");
+    await bounded.remove("lost");
+    await bounded.remove("kept");
   });
 });

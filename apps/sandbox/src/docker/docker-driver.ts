@@ -133,6 +133,10 @@ export class DockerDriver implements WorkspaceDriver {
     }
   }
 
+  async reclaimLeftovers(): Promise<void> {
+    if (this.boundedDisks()) await this.disks.detachDeleted();
+  }
+
   async create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void> {
     if (spec.egress) await this.egress.ensure();
     const labels = {

@@ -104,6 +104,12 @@ export interface WorkspaceDriver {
    */
   prepare(): Promise<void>;
   /**
+   * Frees what earlier runs of this instance left on the host that nothing can use again (loop
+   * devices still holding deleted disk images). The service runs it beside its start, not before,
+   * and waits for it when it closes. Optional: a driver that leaves nothing of the kind leaves it out.
+   */
+  reclaimLeftovers?(): Promise<void>;
+  /**
    * Makes the workspace's volumes and container. With `signal`, an abort stops it at the next step
    * (rejecting); what it made stays for `remove`.
    */

@@ -50,6 +50,11 @@ export class NodeDisks {
     await this.on(engine).attach(volumeNames(this.instance, id));
   }
 
+  /** Detaches the loop devices that deleted images of this instance still hold on `engine`'s node. */
+  async detachDeleted(engine: Docker): Promise<void> {
+    await this.on(engine).detachDeleted();
+  }
+
   /** Removes the workspace's volumes and, first, their images, also those of a creation cut short. */
   async remove(engine: Docker, id: string): Promise<void> {
     await this.on(engine).removeVolumes(volumeNames(this.instance, id), { unlabelled: this.bounded });

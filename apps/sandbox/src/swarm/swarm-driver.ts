@@ -168,6 +168,11 @@ export class SwarmDriver implements WorkspaceDriver {
     if (this.egress && (await this.egress.existing())) await this.egressAfterRestart(this.egress);
   }
 
+  /** The loop devices of this node's deleted disk images (each node's instance frees its own). */
+  async reclaimLeftovers(): Promise<void> {
+    if (this.disks.bounded) await this.disks.detachDeleted(this.nodes.get(this.nodeId));
+  }
+
   // --- Egress (swarm-egress.ts): the node's rules are set by the instance on the workspace's node.
 
   private requireEgress(): SwarmEgress {

@@ -10,8 +10,8 @@ const STALE_AFTER_MS = 30 * 60_000;
 
 /**
  * Removes what earlier test runs left behind when they were killed before their cleanup ran
- * (containers, volumes with their disk images, egress networks with their firewall rules, of test
- * instances), so leftovers do not pile up on a developer's engine.
+ * (containers, volumes with their disk images and loop devices, egress networks with their firewall
+ * rules, of test instances), so leftovers do not pile up on a developer's engine.
  */
 export default async function removeStaleTestWorkspaces(): Promise<void> {
   const docker = new Docker();
@@ -48,6 +48,9 @@ export default async function removeStaleTestWorkspaces(): Promise<void> {
     ),
   );
   const image = process.env.CODER_IMAGE;
+  // Loop devices still holding deleted images of test instances (a swarm node's data root removed, a
+  // run killed mid-release): the kernel's loop devices are shared by every engine on this host.
+  if (image) await new DiskImages(docker, { instance: "", toolImage: image }).detachDeleted("coder-t");
   const networks = await docker.listNetworks({ filters: { label: [LABEL_INSTANCE] } });
   for (const n of networks) {
     const instance = n.Labels?.[LABEL_INSTANCE] ?? "";

@@ -318,10 +318,33 @@ async function removeNode(name: string): Promise<void> {
   await stopEngine(name);
   await killEverythingOf(name);
   await unmountUnder([runDir(name), path.join(DATA_ROOT, name), `/run/netns/${name}`]);
+  await detachDiskImages(path.join(DATA_ROOT, name, "coder-disks"));
   await ip("netns", "del", name).catch(() => undefined);
   await rm(runDir(name), { recursive: true, force: true });
   await rm(path.join(DATA_ROOT, name), { recursive: true, force: true });
   await removeCgroups(name);
+}
+
+/**
+ * Takes the node's disk images off their loop devices: removing its data root without this leaves
+ * the devices attached to deleted files, a bounded resource of the host every run would use up.
+ */
+async function detachDiskImages(folder: string): Promise<void> {
+  for (const image of safeReaddir(folder).filter((f) => f.endsWith(".img"))) {
+    const { stdout } = await run("losetup", [
+      "--list",
+      "--noheadings",
+      "--output",
+      "NAME",
+      "--associated",
+      path.join(folder, image),
+    ]);
+    for (const device of stdout
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean))
+      await run("losetup", ["--detach", device]).catch(() => undefined);
+  }
 }
 
 /** Runs the docker CLI against a node's engine, as an operator on that machine would. */
