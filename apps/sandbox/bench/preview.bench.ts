@@ -1,9 +1,9 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
-import type { Duplex } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 import { promisify } from "node:util";
 import { containerLayout } from "@coder/protocol";
 import Docker from "dockerode";
@@ -41,24 +41,28 @@ interface Load {
 }
 
 /**
- * The same load, run inside the container against the app directly: `curl` is not in the
- * workspace image, so the baseline is node's own HTTP client with keep-alive (the same client the
- * bench uses outside), timing each request in there. One process for the whole run (its JIT warms
- * up like this process's): each line on its stdin is a turn of that many GETs (a fresh agent, its
- * connections opened by a warm-up first), answered by one line, the turn's Load as JSON.
+ * The keep-alive load, in a process of its own: inside the container against the app directly
+ * (`curl` is not in the workspace image, so the baseline is node's own HTTP client), and on the
+ * host through the preview or the splice, as a browser is a process of its own (a client in the
+ * service's process would take the service's thread for its own work). One process per target for
+ * the whole run (its JIT warms up as the service's does): each line on its stdin is a turn of that
+ * many GETs (a fresh agent, its connections opened by a warm-up first), answered by one line, the
+ * turn's Load as JSON. Arguments: port, warm-up, concurrency, and the request headers as JSON.
  */
-const IN_CONTAINER_LOAD = `
+const LOAD_PROCESS = `
 const http = require("http");
 const readline = require("readline");
-const [port, warmup, c] = process.argv.slice(1).map(Number);
+const [port, warmup, c] = process.argv.slice(1, 4).map(Number);
+const headers = JSON.parse(process.argv[4] || "{}");
 const turn = async (n) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: c });
-  const get = () => new Promise((resolve) => {
+  const get = () => new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    http.get({ host: "127.0.0.1", port, path: "/", agent }, (res) => {
+    http.get({ host: "127.0.0.1", port, path: "/", headers, agent }, (res) => {
+      if (res.statusCode !== 200) reject(new Error("the app answered " + res.statusCode));
       res.resume();
       res.on("end", () => resolve(Number(process.hrtime.bigint() - start) / 1e6));
-    });
+    }).on("error", reject);
   });
   const load = async (count, latencies) => {
     let next = 0;
@@ -80,8 +84,9 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
 `;
 
 /**
- * The same keep-alive load from this process: `target` says where each GET goes (its own agent,
- * so every connection is open before the timing starts).
+ * The keep-alive load from this process (used where no service work shares the thread: straight
+ * through the relay's socket): `target` says where each GET goes (its own agent, so every
+ * connection is open before the timing starts).
  */
 async function hostLoad(
   target: { port: number; host?: string; headers?: http.OutgoingHttpHeaders; agent?: http.Agent },
@@ -121,16 +126,6 @@ async function hostLoad(
   }
 }
 
-/** The load through the preview origin (the service's HTTP server, its gate, filters and tunnels). */
-function previewLoad(root: string, cookie: string, concurrency: number, requests: number): Promise<Load> {
-  const origin = new URL(root);
-  return hostLoad(
-    { port: Number(origin.port), headers: { host: origin.host, cookie } },
-    concurrency,
-    requests,
-  );
-}
-
 /**
  * The load straight through the workspace's relay (a unix socket per keep-alive connection), with
  * node's client as inside the container, and no service: the relay's cost.
@@ -168,29 +163,61 @@ async function spliceServer(streams: PortStreams, id: string): Promise<net.Serve
   return server;
 }
 
-/** The in-container load's process, `concurrency` at a time: `turn(n)` runs n GETs in there. */
-async function containerLoads(driver: WorkspaceDriver, id: string, concurrency: number) {
-  const proc = await driver.exec(id, [
-    "node",
-    "-e",
-    IN_CONTAINER_LOAD,
-    String(PORT),
-    String(WARMUP),
-    String(concurrency),
-  ]);
-  proc.stderr.resume();
+interface LoadProcess {
+  /** Runs `requests` GETs in there, the process's concurrency at a time. */
+  turn(requests: number): Promise<Load>;
+  close(): Promise<void> | void;
+}
+
+/** A LOAD_PROCESS, given its standard streams. */
+function loadProcess(
+  io: { stdin: Writable; stdout: Readable; stderr: Readable },
+  close: () => Promise<void> | void,
+): LoadProcess {
+  io.stderr.resume();
   const answers: ((load: Load) => void)[] = [];
   readline
-    .createInterface({ input: proc.stdout })
+    .createInterface({ input: io.stdout })
     .on("line", (line) => answers.shift()?.(JSON.parse(line) as Load));
   return {
-    turn: (requests: number) =>
+    turn: (requests) =>
       new Promise<Load>((resolve) => {
         answers.push(resolve);
-        proc.stdin.write(`${requests}\n`);
+        io.stdin.write(`${requests}\n`);
       }),
-    close: () => proc.close(),
+    close,
   };
+}
+
+const loadArgs = (port: number, concurrency: number, headers: http.OutgoingHttpHeaders = {}) => [
+  "-e",
+  LOAD_PROCESS,
+  String(port),
+  String(WARMUP),
+  String(concurrency),
+  JSON.stringify(headers),
+];
+
+/** The load inside the container, straight to the app. */
+async function containerLoads(
+  driver: WorkspaceDriver,
+  id: string,
+  concurrency: number,
+): Promise<LoadProcess> {
+  const proc = await driver.exec(id, ["node", ...loadArgs(PORT, concurrency)]);
+  return loadProcess(proc, () => proc.close());
+}
+
+/** The load from a process on the host, as a browser is: to `port` of this host with `headers`. */
+function hostProcessLoads(
+  port: number,
+  concurrency: number,
+  headers?: http.OutgoingHttpHeaders,
+): LoadProcess {
+  const proc = spawn(process.execPath, loadArgs(port, concurrency, headers), { stdio: "pipe" });
+  return loadProcess(proc, () => {
+    proc.kill();
+  });
 }
 
 /** The turns of one way as one load. */
@@ -206,7 +233,7 @@ function rows(label: string, via: Load, direct: Load, concurrency: number): Benc
   const rps = (load: Load) => round(load.latencies.length / load.seconds, 0);
   const ratio50 = round(p(via, 50) / p(direct, 50), 2);
   const throughput = round(rps(via) / rps(direct), 2);
-  const notes = `${REQUESTS} GETs of a small page, ${concurrency} at a time, keep-alive both ways, in ${ROUNDS} turns taken with the other ways; direct = node's client inside the container (no curl in the image)`;
+  const notes = `${REQUESTS} GETs of a small page, ${concurrency} at a time, keep-alive both ways, in ${ROUNDS} turns taken with the other ways; node's client in a process of its own on each side: inside the container straight to the app (no curl in the image), on the host through the preview`;
   return [
     { name: `${label}: p50 through the preview`, value: p(via, 50), unit: "ms" },
     { name: `${label}: p99 through the preview`, value: p(via, 99), unit: "ms" },
@@ -472,7 +499,8 @@ export async function run(): Promise<BenchResult[]> {
       const splicePort = (splice.address() as net.AddressInfo).port;
       try {
         // The split, side by side in one run: (a) inside the container, (b) this process straight
-        // through the relay's socket, (c) a byte splice in this process to the relay, (d) the preview.
+        // through the relay's socket, (c) a byte splice in this process to the relay and (d) the
+        // preview, both asked by a process of its own on the host.
         for (const concurrency of [1, CONCURRENCY]) {
           const label = `${concurrency} at a time`;
           const turns: Record<"direct" | "relayed" | "spliced" | "via" | "uncached", Load[]> = {
@@ -484,22 +512,27 @@ export async function run(): Promise<BenchResult[]> {
           };
           const requests = REQUESTS / ROUNDS;
           const inside = await containerLoads(driver, id, concurrency);
+          const origin = new URL(root);
+          const previewed = hostProcessLoads(Number(origin.port), concurrency, { host: origin.host, cookie });
+          const splicing = hostProcessLoads(splicePort, concurrency);
           // Round 0 warms every way up and is not counted.
           for (let round = 0; round <= ROUNDS; round++) {
             if (round === 1) for (const way of Object.values(turns)) way.length = 0;
             turns.direct.push(await inside.turn(requests));
             turns.relayed.push(await relayLoad(streams, id, concurrency, requests));
-            turns.spliced.push(await hostLoad({ port: splicePort }, concurrency, requests));
-            turns.via.push(await previewLoad(root, cookie, concurrency, requests));
+            turns.spliced.push(await splicing.turn(requests));
+            turns.via.push(await previewed.turn(requests));
             // The A/B of one run: the gate's four lookups in the database on every request.
             t.service.access.enabled = false;
             turns.uncached.push(
-              await previewLoad(root, cookie, concurrency, requests).finally(() => {
+              await previewed.turn(requests).finally(() => {
                 t.service.access.enabled = true;
               }),
             );
           }
           await inside.close();
+          previewed.close();
+          splicing.close();
           const [direct, relayed, spliced, via, uncached] = [
             turns.direct,
             turns.relayed,
