@@ -39,12 +39,40 @@ export class ServiceInstance {
       .deleteFrom("service_instances")
       .where("heartbeat_at", "<", new Date(Date.now() - FORGET_MS).toISOString())
       .execute();
+    if (!this.shared) await this.refuseAnotherAlive();
     await this.db
       .insertInto("service_instances")
       .values({ id: this.id, started_at: now, heartbeat_at: now })
       .execute();
     this.timer = setInterval(() => void this.beat(), this.timing.beatMs);
     this.timer.unref();
+  }
+
+  /**
+   * Alone on its database means alone: two instances on one SQLite file share no transient state
+   * (a workspace being created by one looks idle to the other, which stops it) and no live bus. A
+   * row whose heartbeat is recent may be a process just killed, so it counts as alive only if it
+   * beats again within two beats.
+   */
+  private async refuseAnotherAlive(): Promise<void> {
+    const recent = () =>
+      this.db
+        .selectFrom("service_instances")
+        .select(["id", "heartbeat_at"])
+        .where("heartbeat_at", ">", new Date(Date.now() - this.timing.staleMs).toISOString())
+        .execute();
+    const seen = new Map((await recent()).map((r) => [r.id, r.heartbeat_at]));
+    const until = Date.now() + 2 * this.timing.beatMs + this.timing.beatMs / 2;
+    while (seen.size > 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, this.timing.beatMs / 4));
+      const rows = (await recent()).filter((r) => seen.has(r.id));
+      const alive = rows.find((r) => r.heartbeat_at !== seen.get(r.id));
+      if (alive)
+        throw new Error(
+          `another service instance (${alive.id}) is running on this SQLite database; stop it first, or give several instances one PostgreSQL database (CODER_DATABASE_URL)`,
+        );
+      if (rows.length === 0) return;
+    }
   }
 
   private async beat(): Promise<void> {

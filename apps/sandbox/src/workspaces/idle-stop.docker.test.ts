@@ -181,7 +181,11 @@ describe("two service instances on one database", () => {
   });
 
   it("never stops a workspace that people use through the other instance", async () => {
-    place = sharedPlace({ CODER_IDLE_STOP_SECONDS: String(IDLE_SECONDS) });
+    // Several instances share a PostgreSQL database (one refuses to start beside another on SQLite).
+    place = sharedPlace({
+      CODER_IDLE_STOP_SECONDS: String(IDLE_SECONDS),
+      CODER_DATABASE_URL: await createPostgresDatabase(),
+    });
     const a = await place.start();
     const b = await place.start();
     const runningOnA = async (name: string) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createPostgresDatabase } from "../db/testing/test-database";
 import { containerIdOf, tagImage, untagImage } from "../docker/testing/engine-probes";
 import type { RunningService } from "../service";
 import {
@@ -99,7 +100,8 @@ describe("the warm pool", () => {
   });
 
   it("never gives one spare to creates on two services that share its database", async () => {
-    place = sharedPlace({ CODER_WARM_POOL: "1" }, log);
+    // Several instances share a PostgreSQL database (one refuses to start beside another on SQLite).
+    place = sharedPlace({ CODER_WARM_POOL: "1", CODER_DATABASE_URL: await createPostgresDatabase() }, log);
     const a = await place.start();
     await poolReaches(a.service, 1);
     // The second service finds the same spare listed, as a second instance would.
