@@ -74,6 +74,8 @@ const envSchema = z
     /** What Swarm sets aside on a node for each workspace when it places it. */
     CODER_SWARM_RESERVE_MEMORY_MB: z.coerce.number().int().min(0).default(256),
     CODER_SWARM_RESERVE_CPUS: z.coerce.number().min(0).max(64).default(0.25),
+    /** How often an instance asks again whether its node meets the constraints (a node relabelled). */
+    CODER_SWARM_RECHECK_SECONDS: z.coerce.number().min(0.5).max(3600).default(30),
     /**
      * Origins allowed besides the service's own (comma-separated), e.g. a reverse proxy's public URL;
      * their host names join the names the service answers to.
@@ -222,6 +224,8 @@ export type Config = {
     constraints: string[];
     gvisorConstraint: string;
     reservations: { memoryBytes: number; nanoCpus: number };
+    /** How often the warm pool asks again whether this instance's node takes workspaces. */
+    recheckMs: number;
   };
   /** How the instances of a swarm reach a manager and each other. */
   swarmNodes: SwarmNodesConfig;
@@ -297,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         memoryBytes: e.CODER_SWARM_RESERVE_MEMORY_MB * 1024 * 1024,
         nanoCpus: Math.round(e.CODER_SWARM_RESERVE_CPUS * 1e9),
       },
+      recheckMs: e.CODER_SWARM_RECHECK_SECONDS * 1000,
     },
     swarmNodes: swarmNodesConfig(e),
     allowedOrigins: e.CODER_ALLOWED_ORIGINS.map((url) => url.origin),

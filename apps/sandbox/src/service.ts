@@ -139,7 +139,7 @@ export async function startService(
     daemons,
     imports,
     cluster.bus,
-    config.warmPool,
+    { size: config.warmPool, recheckMs: config.swarm.recheckMs },
     cluster.instance,
     limits,
   );

@@ -8,7 +8,7 @@ import { LABEL_INSTANCE, LABEL_SPARE, LABEL_WORKSPACE } from "../docker/containe
 import { openTerminal, waitForStatus } from "../testing/harness";
 import { until } from "../testing/until";
 import { type InstancePerNode, pinnedNode, startInstancePerNode } from "./testing/instance-per-node";
-import type { TestSwarmNode } from "./testing/test-swarm";
+import { dockerOn, type TestSwarmNode } from "./testing/test-swarm";
 
 const IDLE_SECONDS = 5;
 
@@ -130,4 +130,56 @@ describe("warm pools and idle stop with one instance per node of a swarm", () =>
       await place.stop(outside.service);
     }
   }, 240_000);
+
+  it("starts keeping a spare once its node is labelled to meet the constraints, and retires it once it no longer does", async () => {
+    const { swarm, place } = nodes;
+    const label = "coder-spares-test";
+    const outside = await place.start({
+      DOCKER_HOST: `unix://${swarm.manager.socket}`,
+      CODER_SWARM_CONSTRAINTS: `node.labels.${label}==yes`,
+      CODER_SWARM_RECHECK_SECONDS: "1",
+    });
+    const spares = () => outside.service.workspaces.pool.count();
+    /** Its spare: the listed one whose Swarm service is placed by its constraint (others keep theirs too). */
+    const itsSpare = async () => {
+      const services = await swarm.manager.docker.listServices({
+        filters: { label: [`${LABEL_SPARE}=true`, `${LABEL_INSTANCE}=${place.instance}`] },
+      });
+      const listed = new Set(await pooled());
+      return services.find(
+        (s) =>
+          listed.has(s.Spec?.Labels?.[LABEL_WORKSPACE] ?? "") &&
+          s.Spec?.TaskTemplate?.Placement?.Constraints?.includes(`node.labels.${label}==yes`),
+      );
+    };
+    try {
+      expect(await spares()).toBe(0);
+      await dockerOn(swarm.manager, "node", "update", "--label-add", `${label}=yes`, swarm.manager.nodeId);
+      await until(
+        async () => (await spares()) === 1,
+        "a spare is made once the node meets the constraint",
+        120_000,
+      );
+      const spare = await itsSpare();
+      expect(spare).toBeDefined();
+
+      await dockerOn(swarm.manager, "node", "update", "--label-rm", label, swarm.manager.nodeId);
+      await until(
+        async () => (await spares()) === 0,
+        "the spare is retired once the node no longer meets it",
+        60_000,
+      );
+      await until(
+        async () => !(await swarm.manager.docker.listServices()).some((s) => s.ID === spare?.ID),
+        "the retired spare's service is removed",
+        60_000,
+      );
+      expect(log.filter((line) => line.includes("takes spare workspaces again"))).toHaveLength(1);
+    } finally {
+      await dockerOn(swarm.manager, "node", "update", "--label-rm", label, swarm.manager.nodeId).catch(
+        () => undefined,
+      );
+      await place.stop(outside.service);
+    }
+  }, 300_000);
 });

@@ -13,11 +13,17 @@ const BACKOFF_MAX_MS = 5 * 60_000;
  * died while making or retiring it; one younger than this may still be being made by another instance.
  */
 const ORPHAN_AGE_MS = 10 * 60_000;
+const RECHECK_MS = 30_000;
 /** Claims lost to another instance before the create takes the cold path. */
 const CLAIM_TRIES = 3;
 
 export interface WarmPoolOptions {
   size: number;
+  /**
+   * How often to ask the driver again whether this machine takes spares (`sparesUnavailable`: a
+   * swarm node relabelled); default RECHECK_MS.
+   */
+  recheckMs?: number;
   db: Db;
   driver: WorkspaceDriver;
   image: string;
@@ -47,8 +53,10 @@ export type NewWorkspaceRow = Omit<WorkspaceTable, "id" | "idle_stopped_at" | "l
  */
 export class WarmPool {
   private readonly fingerprint: string;
-  /** The configured size, or 0 once the driver said this instance can make no spares. */
+  /** The configured size, or 0 while the driver says this instance can make no spares. */
   private size: number;
+  /** Asks the driver again, now and then, whether this machine takes spares. */
+  private recheck: NodeJS.Timeout | undefined;
   private readonly stopping = new AbortController();
   private working: Promise<void> | undefined;
   private failures = 0;
@@ -66,22 +74,13 @@ export class WarmPool {
    * Finds the spares an earlier run (or another instance) made: current ones are connected, the
    * others (older image or hardening, stopped, more than the pool's size, leftovers of a crash) are
    * removed in the background. Then fills the pool, unless the driver says this instance can make
-   * no spares (its machine of a swarm takes no workspaces): it then keeps none.
+   * no spares (its machine of a swarm takes no workspaces): it then keeps none, and asks again
+   * every `recheckMs`.
    */
   async init(): Promise<void> {
     const { db, driver } = this.opts;
-    // Not knowing (the engine did not answer) keeps the pool: a spare it cannot place fails alone.
-    const unavailable =
-      this.size > 0
-        ? await driver.sparesUnavailable?.().catch((err: Error) => {
-            this.opts.log(`warm pool: could not tell whether this machine takes spares: ${err.message}`);
-            return undefined;
-          })
-        : undefined;
-    if (unavailable) {
-      this.size = 0;
-      this.opts.log(`warm pool: this instance makes no spare workspaces: ${unavailable}`);
-    }
+    await this.checkMachine();
+    if (this.opts.size > 0 && driver.sparesUnavailable) this.checkMachineLater();
     // Rows first: a spare's container exists before its row, so a row whose container is missing
     // from the later list is really gone.
     const pooled = new Map((await db.selectFrom("warm_pool").selectAll().execute()).map((r) => [r.id, r]));
@@ -167,8 +166,53 @@ export class WarmPool {
     return Number(n);
   }
 
+  private checkMachineLater(): void {
+    this.recheck = setTimeout(() => {
+      this.checkMachine()
+        .then(
+          () => this.refill(),
+          (err: Error) => this.opts.log(`warm pool: ${err.message}`),
+        )
+        .finally(() => {
+          if (!this.stopping.signal.aborted) this.checkMachineLater();
+        });
+    }, this.opts.recheckMs ?? RECHECK_MS);
+    this.recheck.unref();
+  }
+
+  /**
+   * Whether this machine takes spares, as the driver says (a machine of a swarm that does not meet
+   * the constraints: none). Said in the log when it changes. Once it takes none, the spares it
+   * listed are retired: a claim hands out none of them, and they would run where no workspace may.
+   * Not knowing (the engine did not answer) changes nothing: a spare it cannot place fails alone.
+   */
+  private async checkMachine(): Promise<void> {
+    if (this.opts.size === 0 || !this.opts.driver.sparesUnavailable) return;
+    let unavailable: string | undefined;
+    try {
+      unavailable = await this.opts.driver.sparesUnavailable();
+    } catch (err) {
+      this.opts.log(`warm pool: could not tell whether this machine takes spares: ${(err as Error).message}`);
+      return;
+    }
+    if (unavailable && this.size > 0) {
+      this.size = 0;
+      this.opts.log(`warm pool: this instance makes no spare workspaces: ${unavailable}`);
+      const listed = await this.opts.db
+        .selectFrom("warm_pool")
+        .select("id")
+        .where("fingerprint", "=", this.fingerprint)
+        .execute();
+      this.retiring.push(...listed.map((r) => r.id).filter((id) => !this.retiring.includes(id)));
+    } else if (!unavailable && this.size === 0) {
+      this.size = this.opts.size;
+      this.opts.log("warm pool: this machine takes spare workspaces again");
+    }
+  }
+
   /** Stops refilling; resolves once a spare being made is finished (so it is not left half made). */
   async close(): Promise<void> {
+    clearTimeout(this.recheck);
     this.stopping.abort();
     await this.working;
   }

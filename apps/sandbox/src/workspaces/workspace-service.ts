@@ -29,7 +29,7 @@ import {
 import { SharedTransients, type Transient } from "./shared-transients";
 import { WorkspaceTombstones } from "./tombstones";
 import type { UserLimits } from "./user-limits";
-import { WarmPool } from "./warm-pool";
+import { WarmPool, type WarmPoolOptions } from "./warm-pool";
 import { WorkspaceError } from "./workspace-error";
 import { WorkspaceImports } from "./workspace-imports";
 
@@ -82,8 +82,8 @@ export class WorkspaceService {
     private readonly importer: WorkspaceImporter,
     /** Changes are announced to the other instances on the database, and theirs heard. */
     private readonly bus: LiveBus,
-    /** How many spare workspaces to keep ready (0: none). */
-    warmPool = 0,
+    /** How many spare workspaces to keep ready (0: none), and how often to ask whether this machine takes them. */
+    warmPool: Pick<WarmPoolOptions, "size" | "recheckMs"> = { size: 0 },
     /** This process among the instances on the database: transient states are shared with the others. */
     instance?: ServiceInstance,
     /** What each owner may hold; a create or start past it is refused (none: no limits). */
@@ -97,7 +97,7 @@ export class WorkspaceService {
       this.republish(key).catch((err: Error) => this.log(`workspace update: ${err.message}`));
     });
     this.pool = new WarmPool({
-      size: warmPool,
+      ...warmPool,
       db,
       driver,
       image,
