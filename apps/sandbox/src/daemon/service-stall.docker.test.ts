@@ -13,14 +13,10 @@ import {
   type TestService,
   waitForStatus,
 } from "../testing/harness";
+import { stallTheService } from "../testing/stall-the-service";
 
 const PING_MS = 1000;
 const STALL_MS = 3500;
-
-/** Blocks this thread (the service's event loop) for `ms`, without spinning a core. */
-function stallTheService(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 /**
  * The real driver, but each frame the service writes to a process's stdin goes past `sent` first,

@@ -11,8 +11,8 @@ const MOST_FORGIVEN = 5;
 /**
  * Calls `expired` once `ms` passed in which the service's own loop was on time: when the timer
  * fires, the loop's lag since it was armed (what the service was too busy to notice, an answer
- * waiting unread behind its backlog) is waited for again, up to MOST_FORGIVEN × `ms` of lag in all.
- * Returns the cancel.
+ * waiting unread behind its backlog) is waited for again, up to MOST_FORGIVEN × `ms` of lag in all
+ * (a stall's first 100 ms, before the lag's timer was due, are not seen as lag). Returns the cancel.
  */
 export function lagForgivingTimer(ms: number, lag: EventLoopLag, expired: () => void): () => void {
   const armedAt = performance.now();
