@@ -68,10 +68,10 @@ describe("a service whose event loop falls far behind", () => {
         60_000,
       );
       expect(refused).toEqual({ status: 503, retryAfter: "5", body: BUSY_MESSAGE });
-      const call = await fetch(`${t.url}/api/trpc/workspace.list`, {
-        headers: { cookie: t.cookie, origin: t.url },
-      });
-      expect([call.status, call.headers.get("retry-after"), await call.text()]).toEqual([
+      // A page's calls fail with the sentence, as the page shows a call's error.
+      await expect(t.api.workspace.list.query()).rejects.toThrow(BUSY_MESSAGE);
+      const page = await fetch(`${t.url}/login`);
+      expect([page.status, page.headers.get("retry-after"), await page.text()]).toEqual([
         503,
         "5",
         BUSY_MESSAGE,

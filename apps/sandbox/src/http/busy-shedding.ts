@@ -1,5 +1,8 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { type EventLoopLag, RECENT_WINDOW_MS } from "../event-loop/event-loop-lag";
+import { json, plain } from "./http-answers";
+import { setSecurityHeaders } from "./security-headers";
 
 /** What a refused request or upgrade is told, with `Retry-After`. */
 export const BUSY_MESSAGE = "The service is busy; try again in a few seconds.";
@@ -49,6 +52,21 @@ export class BusyShedding {
   refuses(req: IncomingMessage): boolean {
     return !isHealthCheck(req) && this.busy();
   }
+}
+
+/**
+ * Answers a refused request with 503 and `Retry-After`: a tRPC call in tRPC's error shape, so the
+ * page shows the sentence (one error stands for every call of a batch), anything else in plain words.
+ */
+export function answerBusy(req: IncomingMessage, res: ServerResponse): void {
+  setSecurityHeaders(res);
+  res.setHeader("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
+  const code = "SERVICE_UNAVAILABLE";
+  if (req.url?.startsWith("/api/trpc/")) {
+    json(res, 503, {
+      error: { message: BUSY_MESSAGE, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: 503 } },
+    });
+  } else plain(res, 503, BUSY_MESSAGE);
 }
 
 /** The health check answers while the service is busy, saying so. */

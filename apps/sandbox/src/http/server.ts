@@ -28,7 +28,7 @@ import { type Context, INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceImports } from "../workspaces/workspace-imports";
 import type { WorkspaceService } from "../workspaces/workspace-service";
-import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, type BusyShedding } from "./busy-shedding";
+import { answerBusy, BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, type BusyShedding } from "./busy-shedding";
 import { FailureBackoff } from "./failure-backoff";
 import { hostAllowed } from "./host-check";
 import { plain } from "./http-answers";
@@ -254,11 +254,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   };
 
   const server = http.createServer((req, res) => {
-    if (deps.shedding.refuses(req)) {
-      setSecurityHeaders(res);
-      res.setHeader("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
-      return plain(res, 503, BUSY_MESSAGE);
-    }
+    if (deps.shedding.refuses(req)) return answerBusy(req, res);
     handle(req, res).catch((err) => {
       log(`http ${req.method} ${req.url}: ${errorForLog(err)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
