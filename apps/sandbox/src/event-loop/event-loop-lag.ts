@@ -36,11 +36,14 @@ export class EventLoopLag {
     return this.totalMs + this.pendingMs();
   }
 
-  /** Milliseconds the loop ran late over the last RECENT_WINDOW_MS (a loop late half the time: half of it). */
-  recent(): number {
+  /**
+   * Milliseconds the loop ran late over the last RECENT_WINDOW_MS (a loop late half the time: half
+   * of it), each late turn counted up to `eachAtMostMs`.
+   */
+  recent(eachAtMostMs = Number.POSITIVE_INFINITY): number {
     const since = performance.now() - RECENT_WINDOW_MS;
-    let sum = this.pendingMs();
-    for (const sample of this.samples) if (sample.at >= since) sum += sample.lateMs;
+    let sum = Math.min(this.pendingMs(), eachAtMostMs);
+    for (const sample of this.samples) if (sample.at >= since) sum += Math.min(sample.lateMs, eachAtMostMs);
     return sum;
   }
 

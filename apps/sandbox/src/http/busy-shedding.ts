@@ -13,8 +13,10 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
  * last RECENT_WINDOW_MS, each new connection would only lengthen the backlog everyone already
  * waits behind (issue 23: /healthz waited 49 s, and the loop stayed behind after the load ended),
  * so new requests and WebSocket upgrades are refused with 503 until it caught up (its recent lag
- * under half the threshold, so it does not flap); open connections and /healthz go on. One log line
- * says when it starts and one when it stops. `thresholdMs` 0: never.
+ * under half the threshold, so it does not flap); open connections and /healthz go on. Each late
+ * turn counts up to half the threshold: one long task (a GC, a big diff) is over when it is
+ * measured, a loop late again and again is behind. One log line says when it starts and one when
+ * it stops. `thresholdMs` 0: never.
  */
 export class BusyShedding {
   private shedding = false;
@@ -30,13 +32,13 @@ export class BusyShedding {
   /** Whether the service is shedding new work now (checked at each new request or upgrade). */
   busy(): boolean {
     if (this.thresholdMs === 0) return false;
-    const recent = this.lag.recent();
+    const recent = this.lag.recent(this.thresholdMs / 2);
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     if (!this.shedding && recent >= this.thresholdMs) {
       this.shedding = true;
       this.watch = setInterval(() => this.busy(), 500).unref();
       this.log(
-        `busy: the event loop ran ${seconds(recent)} late in the last ${seconds(RECENT_WINDOW_MS)}; new requests and sockets get 503 until it catches up`,
+        `busy: the event loop ran late again and again, ${seconds(recent)} in the last ${seconds(RECENT_WINDOW_MS)}; new requests and sockets get 503 until it catches up`,
       );
     } else if (this.shedding && recent < this.thresholdMs / 2) {
       this.shedding = false;
