@@ -8,6 +8,8 @@ import { setSecurityHeaders } from "./security-headers";
 export const BUSY_MESSAGE = "The service is busy; try again in a few seconds.";
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 /**
  * Whether the service takes new work. While its own event loop ran late for `thresholdMs` of the
  * last RECENT_WINDOW_MS, each new connection would only lengthen the backlog everyone already
@@ -33,7 +35,6 @@ export class BusyShedding {
   busy(): boolean {
     if (this.thresholdMs === 0) return false;
     const recent = this.lag.recent(this.thresholdMs / 2);
-    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     if (!this.shedding && recent >= this.thresholdMs) {
       this.shedding = true;
       this.watch = setInterval(() => this.busy(), 500).unref();
