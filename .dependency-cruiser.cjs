@@ -20,7 +20,7 @@ const FLOORS = [
   ["the Docker driver", ["docker/"]],
   ["people", ["sockets/", "auth/", "cluster/", "audit/", "git-credentials/"]],
   ["storage and configuration", ["db/", "config\\.ts$", "config/"]],
-  ["ground", ["errors/", "container-streams/", "driver/", "net/", "events/"]],
+  ["ground", ["errors/", "container-streams/", "driver/", "net/", "events/", "event-loop/"]],
 ].map(([name, paths]) => [name, paths.map((p) => `${SANDBOX}${p}`)]);
 
 /** Tests and their support files may reach the harness above them. */

@@ -124,6 +124,11 @@ const envSchema = z
     /** A workspace nothing has used for this long is stopped (workspaces/idle-stopper.ts); 0: never. */
     CODER_IDLE_STOP_SECONDS: z.coerce.number().int().min(0).default(1800),
     CODER_SECURE_COOKIES: bool.default(false),
+    /**
+     * New requests and sockets are refused (503, try again) while the service's event loop ran this
+     * many ms late in the last 2 s (http/busy-shedding.ts); 0: never.
+     */
+    CODER_BUSY_LAG_MS: z.coerce.number().int().min(0).default(1000),
     /** How long the audit trail keeps an entry (audit/retention-purge.ts), in days. */
     /** Seals git credentials at rest; unset: a key made into the data folder at first start. */
     CODER_SECRET_KEY: secretKeySchema.optional(),
@@ -243,6 +248,8 @@ export type Config = {
   /** Seconds without use after which a workspace is stopped; 0: never. */
   idleStopSeconds: number;
   secureCookies: boolean;
+  /** How late (ms in the last 2 s) the event loop may run before new work is refused; 0: never. */
+  busyLagMs: number;
   /** Days an audit entry is kept. */
   auditRetentionDays: number;
   /** CODER_SECRET_KEY (256 bits), when set; otherwise the data folder's own key is used. */
@@ -321,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     warmPool: e.CODER_WARM_POOL,
     idleStopSeconds: e.CODER_IDLE_STOP_SECONDS,
     secureCookies: e.CODER_SECURE_COOKIES,
+    busyLagMs: e.CODER_BUSY_LAG_MS,
     auditRetentionDays: e.CODER_AUDIT_RETENTION_DAYS,
     ...(e.CODER_SECRET_KEY ? { secretKey: e.CODER_SECRET_KEY } : {}),
     egressAllow: e.CODER_EGRESS_ALLOW,

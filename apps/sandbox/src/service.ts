@@ -24,9 +24,11 @@ import { PortStreams } from "./daemon/port-streams";
 import { DEFAULT_DAEMON_TIMEOUTS } from "./daemon/request-timeout";
 import { type Db, openDatabase } from "./db/database";
 import type { WorkspaceDriver } from "./driver/workspace-driver";
+import { EventLoopLag } from "./event-loop/event-loop-lag";
 import { CredentialCalls } from "./git-credentials/credential-calls";
 import { GitCredentials } from "./git-credentials/git-credentials";
 import { loadSecretKey } from "./git-credentials/secret-key";
+import { BusyShedding } from "./http/busy-shedding";
 import { createServer } from "./http/server";
 import { UploadStore } from "./imports/upload-store";
 import { WorkspaceImporter } from "./imports/workspace-importer";
@@ -114,12 +116,15 @@ export async function startService(
   const imports = new WorkspaceImporter(driver, uploads, { ...config.imports, allow: config.egressAllow });
   const gitCredentials = new GitCredentials(db, await loadSecretKey(config.secretKey, config.dataDir));
   const credentialCalls = new CredentialCalls(gitCredentials, config.egressAllow, log);
+  // The service's own lag: new work waits while it is far behind, and it is not the daemons' silence.
+  const lag = new EventLoopLag();
   const daemons: DaemonPool = new DaemonPool({
     driver,
     log,
     options: {
       command: daemonCommand(config.lspServers),
       timeouts: DEFAULT_DAEMON_TIMEOUTS,
+      lag,
       ...options.daemon,
     },
     // Asked only once a caller needs a running workspace, long after `workspaces` exists.
@@ -245,6 +250,7 @@ export async function startService(
     oidc,
     publicUrl: config.publicUrl,
     lspServers: config.lspServers,
+    shedding: new BusyShedding(lag, config.busyLagMs, log),
     log,
   });
   await new Promise<void>((resolve, reject) => {
@@ -296,6 +302,7 @@ export async function startService(
       stopAccess();
       await cluster.leave();
       await db.destroy();
+      lag.stop();
     },
   };
 }

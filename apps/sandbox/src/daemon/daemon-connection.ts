@@ -29,6 +29,8 @@ import { FrameViolation, MAX_FRAME_HEADER_BYTES } from "../container-streams/fra
 import { unfailingWrites } from "../container-streams/unfailing-writes";
 import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
 import { ServiceError, type ServiceErrorKind } from "../errors/service-error";
+import type { EventLoopLag } from "../event-loop/event-loop-lag";
+import { lagForgivingTimer } from "../event-loop/lag-forgiving-timer";
 import { checkAgainst, REFUSED_NOTIFICATION_LOG_LIMITS } from "./contract-check";
 import { type DaemonTimeouts, requestTimeoutMs } from "./request-timeout";
 
@@ -109,6 +111,8 @@ export type DaemonAnswerers = {
 export interface DaemonOptions {
   command: string[];
   timeouts: DaemonTimeouts;
+  /** The service's own lag, which the timeouts do not count against the daemon. */
+  lag: EventLoopLag;
 }
 
 /**
@@ -154,16 +158,20 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** The promise, or a DaemonUnavailableError once `ms` passed (calling onTimeout first). */
-function deadline<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+/**
+ * The promise, or a DaemonUnavailableError once the daemon was silent for `ms` (calling onTimeout
+ * first). Only its own silence counts: the time the service's loop was too far behind to read its
+ * answer is forgiven (lagForgivingTimer), or a starved service would call every daemon dead.
+ */
+function deadline<T>(promise: Promise<T>, ms: number, lag: EventLoopLag, onTimeout?: () => void): Promise<T> {
+  let cancel = () => {};
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    cancel = lagForgivingTimer(ms, lag, () => {
       onTimeout?.();
       reject(new DaemonUnavailableError(`the workspace daemon did not answer within ${seconds(ms)}`));
-    }, ms);
+    });
   });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, expired]).finally(cancel);
 }
 
 /**
@@ -346,7 +354,11 @@ export class DaemonConnection {
   }
 
   private async ping(live: Live): Promise<void> {
-    const answer = await deadline(live.conn.sendRequest("ping", {}), this.options.timeouts.pingMs);
+    const answer = await deadline(
+      live.conn.sendRequest("ping", {}),
+      this.options.timeouts.pingMs,
+      this.options.lag,
+    );
     this.checked("ping", answer);
   }
 
@@ -360,7 +372,7 @@ export class DaemonConnection {
     const began = Date.now();
     for (;;) {
       try {
-        this.checked("ping", await deadline(answer, this.options.timeouts.pingMs));
+        this.checked("ping", await deadline(answer, this.options.timeouts.pingMs, this.options.lag));
         return;
       } catch (err) {
         const patience = this.starting;
@@ -407,7 +419,8 @@ export class DaemonConnection {
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const answer = live.conn.sendRequest(method, params, cancel.token);
-      return await deadline(answer, requestTimeoutMs(method, params, this.options.timeouts), () => {
+      const ms = requestTimeoutMs(method, params, this.options.timeouts);
+      return await deadline(answer, ms, this.options.lag, () => {
         cancel.cancel();
         this.checkAlive(live);
       });

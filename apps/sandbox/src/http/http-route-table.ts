@@ -18,6 +18,8 @@ export interface HttpRouteTableDeps extends ImportRouteDeps, OidcRouteDeps {
   secureCookies: boolean;
   /** Holds back wrong share-link and invitation-link guesses (failure-backoff.ts). */
   shareFailures: FailureBackoff;
+  /** Whether the service sheds new work now (busy-shedding.ts); /healthz says so. */
+  busy(): boolean;
   /** The tRPC handler for `/api/trpc/<procedure>`. */
   trpc(req: IncomingMessage, res: ServerResponse): void;
 }
@@ -29,7 +31,9 @@ export function httpRoutes(deps: HttpRouteTableDeps): HttpRoute[] {
       method: "ANY",
       path: "/healthz",
       access: "anyone",
-      handle: ({ res }) => void res.writeHead(200, { "content-type": "text/plain" }).end("ok"),
+      // Answered even while busy: a probe learns the service lives, and that it sheds new work.
+      handle: ({ res }) =>
+        void res.writeHead(200, { "content-type": "text/plain" }).end(deps.busy() ? "busy" : "ok"),
     },
     // Each procedure declares the role it needs (trpc/init.ts).
     {

@@ -28,6 +28,7 @@ import { type Context, INTERNAL_ERROR_MESSAGE } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 import type { WorkspaceImports } from "../workspaces/workspace-imports";
 import type { WorkspaceService } from "../workspaces/workspace-service";
+import { answerBusy, BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, type BusyShedding } from "./busy-shedding";
 import { FailureBackoff } from "./failure-backoff";
 import { hostAllowed } from "./host-check";
 import { plain } from "./http-answers";
@@ -75,6 +76,8 @@ export interface ServerDeps {
   oidc?: OidcSignIn;
   publicUrl?: string;
   lspServers: readonly LspServerConfig[];
+  /** Refuses new requests and upgrades while the service's loop is far behind (busy-shedding.ts). */
+  shedding: BusyShedding;
   log: (line: string) => void;
 }
 
@@ -99,12 +102,20 @@ const FROM_PREVIEW = "a preview's pages may not call the IDE";
 const NOT_ORIGIN_FORM = "the request must name a path on this service";
 
 /** Refuses an upgrade before it becomes a WebSocket, with a plain-text reason. */
-function reject(socket: Duplex, status: number, text: string, reason = text): void {
+function reject(
+  socket: Duplex,
+  status: number,
+  text: string,
+  reason = text,
+  headers: Record<string, string> = {},
+): void {
   const body = Buffer.from(reason);
-  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`);
+  const lines = Object.entries({ ...SECURITY_HEADERS, ...headers }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
-      `${security.join("")}Content-Length: ${body.length}\r\n\r\n${reason}`,
+      `${lines.join("")}Content-Length: ${body.length}\r\n\r\n${reason}`,
   );
 }
 
@@ -204,6 +215,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
       oidc: deps.oidc,
       publicUrl: deps.publicUrl,
       peopleChanges: deps.people.changes,
+      busy: () => deps.shedding.busy(),
       log,
     }),
     SERVICE_PATHS,
@@ -242,6 +254,7 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
   };
 
   const server = http.createServer((req, res) => {
+    if (deps.shedding.refuses(req)) return answerBusy(req, res);
     handle(req, res).catch((err) => {
       log(`http ${req.method} ${req.url}: ${errorForLog(err)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
@@ -262,6 +275,10 @@ export function createServer(deps: ServerDeps): { server: http.Server; close(): 
     },
   );
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (deps.shedding.refuses(req)) {
+      const retryAfter = { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) };
+      return reject(socket, 503, "Service Unavailable", BUSY_MESSAGE, retryAfter);
+    }
     const url = parseRequestTarget(req.url);
     const upgrade = async () => {
       const preview = previewHostOf(req.headers.host, deps.previewDomain);

@@ -466,6 +466,7 @@ describe("what people with accounts may call on someone else's workspace", () =>
       auth: t.service.auth,
       secureCookies: false,
       shareFailures: undefined as never,
+      busy: () => false,
       trpc: () => undefined,
       audit: t.service.audit,
       uploads: undefined as never,
