@@ -23,7 +23,7 @@ describe("a service whose event loop falls far behind", () => {
   const log: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestService({}, {}, (line) => log.push(line));
+    t = await startTestService({}, { CODER_BUSY_LAG_MS: "1000" }, (line) => log.push(line));
     id = (await t.api.workspace.create.mutate({ name: "busy" })).id;
     await waitForStatus(t.api, id, "running");
   }, 120_000);

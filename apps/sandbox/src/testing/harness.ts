@@ -90,11 +90,15 @@ export interface TestService {
 
 /**
  * Test services keep no warm pool unless a test asks for one (CODER_WARM_POOL): spares filling in
- * the background would add containers and load that the other tests neither expect nor need. Their
+ * the background would add containers and load that the other tests neither expect nor need; and
+ * refuse no work for being busy unless a test asks (CODER_BUSY_LAG_MS). Their
  * people's limits are out of the way unless a test sets its own (workspaces/user-limits.ts).
  */
 const TEST_SERVICE_ENV = {
   CODER_WARM_POOL: "0",
+  // A test's own synchronous work runs on its service's thread (a production service's does not),
+  // so its lag is not the service's backlog: shedding is on where a test asks for it.
+  CODER_BUSY_LAG_MS: "0",
   CODER_DEFAULT_LIMITS: "workspaces=1000,running=1000,memoryMb=10000000,cpus=10000,diskMb=100000000",
   // Set for a run: the live-document tests run through Redis as several instances would.
   ...(process.env.CODER_REDIS_URL ? { CODER_REDIS_URL: process.env.CODER_REDIS_URL } : {}),
