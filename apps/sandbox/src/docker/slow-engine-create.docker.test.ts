@@ -1,8 +1,9 @@
 // On a busy host one answer of the Docker engine can take minutes (issue 23): a create or start
 // waiting for it must say what it waits for and for how long, not show a "Creating…" where nothing
 // moves. The engine is slowed deterministically: a socket in front of it holds every container start
-// until the test lets them through; the first container a create with a disk quota starts is its
-// disk job, the first a start starts is the workspace's own.
+// (for the create, every look-up of a container too) until the test lets them through; the first
+// container a create with a disk quota starts is its disk job, the first a start starts is the
+// workspace's own.
 import type { TRPCClient } from "@trpc/client";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,12 +14,16 @@ import type { AppRouter } from "../trpc/router";
 import { dockerDriverOfConfig } from "./docker-driver-of-config";
 import { stallingEngine } from "./testing/stalling-engine";
 
+const CONTAINER_STARTS = /^POST \S*\/containers\/[^/]+\/start/;
+/** Container starts, and the look-ups of a container's state, which a busy engine answers slowly too. */
+const STARTS_AND_LOOKUPS = /^(POST \S*\/containers\/[^/]+\/start|GET \S*\/containers\/[^/]+\/json)/;
+
 describe("a workspace created or started while the Docker engine is slow to start containers", () => {
   let engine: Awaited<ReturnType<typeof stallingEngine>> | undefined;
   let t: TestService | undefined;
 
   beforeAll(async () => {
-    const slow = await stallingEngine(/^POST \S*\/containers\/[^/]+\/start/);
+    const slow = await stallingEngine(CONTAINER_STARTS);
     engine = slow;
     t = await startTestService(
       {
@@ -67,9 +72,9 @@ describe("a workspace created or started while the Docker engine is slow to star
     await until(async () => (await waited()) > first, "the seconds it shows grow", 30_000);
   }
 
-  it("says it waits for the engine to start its disk job and for how long, then is created once the engine answers", async () => {
+  it("says it waits for the engine to start its disk job and for how long, even while the engine is slow to look up containers, then is created once the engine answers", async () => {
     const { t, engine } = started();
-    engine.stall();
+    engine.stall(STARTS_AND_LOOKUPS);
     const { id } = await t.api.workspace.create.mutate({ name: "slow-create" });
     await showsGrowingWait(t.api, id, "creating", "waiting for the Docker engine to start the disk job");
     engine.release();

@@ -212,11 +212,13 @@ export class WorkspaceService {
     }
   }
 
+  /** `engine`: the engine's view, unless a transient state here decides (then it is not asked). */
   private toWorkspace(
     row: WorkspaceTable,
-    { state, detail: engineDetail }: Omit<WorkspaceState, "id">,
+    engine: Omit<WorkspaceState, "id"> | undefined,
     live: Set<string> | undefined,
   ): Workspace {
+    const { state, detail: engineDetail } = engine ?? { state: "missing" };
     const t = this.transient.get(row.id) ?? this.shared.read(row, live);
     const record = readImportRecord(row.import_record);
     // Without a transient state, an import still "running" is one a stopped service left behind.
@@ -265,6 +267,9 @@ export class WorkspaceService {
 
   async get(id: string): Promise<Workspace> {
     const row = await this.row(id);
+    // A create or start under way here says all there is to say, without asking an engine that a
+    // busy machine makes slow to answer: what the workspace shows keeps moving.
+    if (this.transient.has(id)) return this.toWorkspace(row, undefined, undefined);
     const [state, live] = await Promise.all([this.driver.state(id), this.shared.liveFor([row])]);
     const detail = state === "stopped" ? await this.driver.unavailable?.(id) : undefined;
     return this.toWorkspace(row, { state, ...(detail ? { detail } : {}) }, live);

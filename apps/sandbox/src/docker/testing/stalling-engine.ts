@@ -7,7 +7,8 @@ import path from "node:path";
  * A socket in front of the real Docker engine that passes every request on, except those whose
  * request line matches `hold`: those it keeps, so the engine never answers them (what a stuck
  * engine does to one request while it still answers others). `held` counts them; `release` passes
- * them on at last, and every later request at once (the engine was slow, not stuck), until `stall`.
+ * them on at last, and every later request at once (the engine was slow, not stuck), until `stall`
+ * holds those matching `hold` (or another pattern) again.
  */
 export async function stallingEngine(hold: RegExp, engine = "/var/run/docker.sock") {
   const dir = mkdtempSync(path.join(tmpdir(), "coder-stalling-engine-"));
@@ -16,7 +17,7 @@ export async function stallingEngine(hold: RegExp, engine = "/var/run/docker.soc
   let held = 0;
   /** What each held connection sent since its held request: passed on by `release`. */
   const holding = new Map<net.Socket, Buffer[]>();
-  let stalling = true;
+  let stalling: RegExp | undefined = hold;
   const server = net.createServer((client) => {
     const upstream = net.connect(engine);
     connections.add(client).add(upstream);
@@ -24,7 +25,7 @@ export async function stallingEngine(hold: RegExp, engine = "/var/run/docker.soc
       const kept = holding.get(upstream);
       if (kept) return void kept.push(chunk);
       const line = chunk.toString("latin1").split("\r\n", 1)[0] ?? "";
-      if (stalling && hold.test(line)) {
+      if (stalling?.test(line)) {
         holding.set(upstream, [chunk]);
         held++;
         return;
@@ -45,12 +46,11 @@ export async function stallingEngine(hold: RegExp, engine = "/var/run/docker.soc
   return {
     socketPath,
     held: () => held,
-    /** Holds the matching requests again from now on. */
-    stall() {
-      stalling = true;
+    stall(pattern = hold) {
+      stalling = pattern;
     },
     release() {
-      stalling = false;
+      stalling = undefined;
       for (const [upstream, chunks] of holding) for (const chunk of chunks) upstream.write(chunk);
       holding.clear();
     },
