@@ -2,6 +2,7 @@ import path from "node:path";
 import { containerLayout } from "@coder/protocol";
 import type Docker from "dockerode";
 import type { VolumeCreateOptions } from "dockerode";
+import type { StepReport } from "../driver/step-report";
 import { NamedError } from "../errors/named-error";
 import { LABEL_INSTANCE, LABEL_MANAGED } from "./container-spec";
 import { statusCode } from "./engine-errors";
@@ -118,13 +119,13 @@ export class DiskImages {
   /**
    * Makes one formatted, attached image per volume; returns how to create the volumes on them.
    * The job is labelled with `workspaceId`, so a delete of a creation cut short finds it; `signal`
-   * (the creation's) cuts it short.
+   * (the creation's) cuts it short, and `steps` (the creation's) hears of an engine slow to run it.
    */
   async create(
     disks: { volume: string; mb: number }[],
     labels: Record<string, string>,
     workspaceId: string,
-    signal?: AbortSignal,
+    creation: { signal?: AbortSignal; steps?: StepReport } = {},
   ): Promise<VolumeCreateOptions[]> {
     const folder = await this.imageFolder();
     const names = disks.map((d) => checkedName(d.volume));
@@ -134,7 +135,7 @@ export class DiskImages {
         "create",
         disks.flatMap((d) => [d.volume, String(d.mb)]),
         workspaceId,
-        signal,
+        creation,
       );
     } catch (err) {
       await this.run(folder, "release", names).catch(() => undefined);
@@ -229,7 +230,7 @@ export class DiskImages {
     op: JobOp,
     args: string[],
     workspaceId?: string,
-    signal?: AbortSignal,
+    { signal, steps }: { signal?: AbortSignal; steps?: StepReport } = {},
   ): Promise<void> {
     const image = this.options.toolImage;
     if (!image) throw new DiskError("the workspace has a disk image, but no image is set to run disk jobs");
@@ -260,7 +261,7 @@ export class DiskImages {
           LogConfig: { Type: "none", Config: {} },
         },
       },
-      { outputLimit: OUTPUT_LIMIT, signal },
+      { outputLimit: OUTPUT_LIMIT, signal, steps, name: "the disk job" },
     );
     // A stuck engine is said in the words of what it held up: the workspace's disk.
     const { statusCode: code, output } = await job.catch((err: Error) => {

@@ -1,8 +1,10 @@
 import { rm } from "node:fs/promises";
 import type { Duplex } from "node:stream";
 import Docker from "dockerode";
+import { StepReport } from "../driver/step-report";
 import type {
   AttachedProcess,
+  BringUpOptions,
   BrowserJobSpec,
   ContainerState,
   DriverEvent,
@@ -137,7 +139,7 @@ export class DockerDriver implements WorkspaceDriver {
     if (this.boundedDisks()) await this.disks.detachDeleted();
   }
 
-  async create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void> {
+  async create(spec: WorkspaceSpec, { signal, onStep }: BringUpOptions = {}): Promise<void> {
     if (spec.egress) await this.egress.ensure();
     const labels = {
       [LABEL_MANAGED]: "true",
@@ -145,7 +147,9 @@ export class DockerDriver implements WorkspaceDriver {
       [LABEL_WORKSPACE]: spec.id,
     };
     signal?.throwIfAborted();
+    const steps = new StepReport(onStep);
     const quota = this.boundedDisks();
+    if (quota) steps.begin("making the workspace's disk");
     const volumes = quota
       ? await this.disks.create(
           [
@@ -154,15 +158,22 @@ export class DockerDriver implements WorkspaceDriver {
           ],
           labels,
           spec.id,
-          signal,
+          { signal, steps },
         )
       : volumeNames(this.opts.instance, spec.id).map((name) => ({ Name: name, Labels: labels }));
+    steps.begin("creating the workspace's container");
     for (const volume of volumes) {
       signal?.throwIfAborted();
-      await this.docker.createVolume(volume);
+      await steps.waitFor(
+        this.docker.createVolume(volume),
+        "waiting for the Docker engine to create a volume",
+      );
     }
     signal?.throwIfAborted();
-    await this.docker.createContainer(containerSpec(spec, this.opts));
+    await steps.waitFor(
+      this.docker.createContainer(containerSpec(spec, this.opts)),
+      "waiting for the Docker engine to create the workspace's container",
+    );
   }
 
   /** The disk quota new workspaces get, when they get one. */
@@ -171,24 +182,32 @@ export class DockerDriver implements WorkspaceDriver {
     return quota && quota.workspaceMb > 0 ? quota : undefined;
   }
 
-  async start(id: string, signal?: AbortSignal): Promise<void> {
-    const info = await this.container(id).inspect();
+  async start(id: string, { signal, onStep }: BringUpOptions = {}): Promise<void> {
+    const steps = new StepReport(onStep);
+    steps.begin("starting the workspace's container");
+    const info = await steps.waitFor(
+      this.container(id).inspect(),
+      "waiting for the Docker engine to look up the workspace's container",
+    );
     const networks = Object.keys(info.NetworkSettings.Networks ?? {});
     signal?.throwIfAborted();
     if (hasEgress(this.opts.instance, networks)) await this.egress.join(info.Id, networks);
     signal?.throwIfAborted();
     try {
-      await this.startContainer(id);
+      await this.startContainer(id, steps);
     } catch (err) {
       // The engine mounts bounded volumes through their loop devices, which a reboot forgets.
       if (!(await this.disks.attach(volumeNames(this.opts.instance, id)))) throw err;
-      await this.startContainer(id);
+      await this.startContainer(id, steps);
     }
   }
 
-  private async startContainer(id: string): Promise<void> {
+  private async startContainer(id: string, steps: StepReport): Promise<void> {
     try {
-      await this.container(id).start();
+      await steps.waitFor(
+        this.container(id).start(),
+        "waiting for the Docker engine to start the workspace's container",
+      );
     } catch (err) {
       if (statusCode(err) !== 304) throw err; // 304: already running
     }

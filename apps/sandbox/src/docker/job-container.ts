@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { Writable } from "node:stream";
 import type Docker from "dockerode";
 import type { ContainerCreateOptions } from "dockerode";
+import type { StepReport } from "../driver/step-report";
 import { NamedError } from "../errors/named-error";
 
 /**
@@ -25,7 +26,7 @@ export interface JobResult {
  * stderr, or only stdout with `stdoutOnly`); the container is removed whatever happens. With
  * `timeoutMs`, a job still running then is killed and an error thrown; so it is at once when
  * `signal` aborts (with the signal's reason), at any step. Each request to the engine must be
- * answered within `answerMs`.
+ * answered within `answerMs`; one slow to come is told to `steps`, calling the job `name`.
  */
 export async function runJobContainer(
   docker: Docker,
@@ -36,13 +37,24 @@ export async function runJobContainer(
     stdoutOnly?: boolean;
     signal?: AbortSignal;
     answerMs?: number;
+    steps?: StepReport;
+    /** The job in words for a person; default "the job's container". */
+    name?: string;
   },
 ): Promise<JobResult> {
   limits.signal?.throwIfAborted();
   const answerMs = limits.answerMs ?? ENGINE_ANSWER_MS;
+  const name = limits.name ?? "the job's container";
   /** `request`'s answer, unless the engine takes longer than `answerMs` or the job is aborted. */
-  const answer = <T>(request: Promise<T>, what: string): Promise<T> =>
-    race(request, limits.signal, answerMs, `the Docker engine did not ${what} in ${answerMs / 1000} s`);
+  const answer = <T>(request: Promise<T>, what: string): Promise<T> => {
+    const answered = race(
+      request,
+      limits.signal,
+      answerMs,
+      `the Docker engine did not ${what} in ${answerMs / 1000} s`,
+    );
+    return limits.steps?.waitFor(answered, `waiting for the Docker engine to ${what}`) ?? answered;
+  };
   let container: Docker.Container | undefined;
   let stream: NodeJS.ReadWriteStream | undefined;
   let settled = false;
@@ -53,7 +65,7 @@ export async function runJobContainer(
       (late) => settled && !container && void late.remove({ force: true }).catch(() => undefined),
       () => undefined,
     );
-    container = await answer(created, "create the job's container");
+    container = await answer(created, `create ${name}`);
     let output = "";
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -63,13 +75,13 @@ export async function runJobContainer(
     });
     stream = await answer(
       container.attach({ stream: true, stdout: true, stderr: !limits.stdoutOnly }),
-      "attach to the job's container",
+      `attach to ${name}`,
     );
     const ended = once(stream, "end");
     // Awaited only once the job exited; a stream that fails before then fails the wait instead.
     ended.catch(() => undefined);
     docker.modem.demuxStream(stream, sink, sink);
-    await answer(container.start(), "start the job's container");
+    await answer(container.start(), `start ${name}`);
     const waited = container.wait() as Promise<{ StatusCode: number }>;
     const timeoutMs = limits.timeoutMs ?? Number.POSITIVE_INFINITY;
     const { StatusCode } = await race(
@@ -78,7 +90,7 @@ export async function runJobContainer(
       timeoutMs,
       `the job did not finish in ${timeoutMs / 1000} s`,
     );
-    await answer(ended, "end the job's output after it exited");
+    await answer(ended, `end the output of ${name} after it exited`);
     return { statusCode: StatusCode, output };
   } finally {
     settled = true;

@@ -1,4 +1,5 @@
 import type { Duplex, Readable } from "node:stream";
+import type { StepListener } from "./step-report";
 
 /** Where the container actually is, as the engine reports it. */
 export type ContainerState = "running" | "stopped" | "missing";
@@ -72,6 +73,17 @@ export interface BrowserJobSpec {
   signal?: AbortSignal;
 }
 
+/** How the service follows a create or start under way. */
+export interface BringUpOptions {
+  /** Its abort stops the work at the next step (rejecting). */
+  signal?: AbortSignal;
+  /**
+   * Hears each step in words for a person, and while a wait of one is slow, what it waits for and
+   * for how long so far (see StepReport).
+   */
+  onStep?: StepListener;
+}
+
 /** A workspace as the engine sees it. */
 export interface WorkspaceState {
   id: string;
@@ -110,12 +122,12 @@ export interface WorkspaceDriver {
    */
   reclaimLeftovers?(): Promise<void>;
   /**
-   * Makes the workspace's volumes and container. With `signal`, an abort stops it at the next step
+   * Makes the workspace's volumes and container. An abort of `signal` stops it at the next step
    * (rejecting); what it made stays for `remove`.
    */
-  create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void>;
+  create(spec: WorkspaceSpec, options?: BringUpOptions): Promise<void>;
   /** Starts the container; an abort of `signal` stops it before the next step (rejecting). */
-  start(id: string, signal?: AbortSignal): Promise<void>;
+  start(id: string, options?: BringUpOptions): Promise<void>;
   stop(id: string): Promise<void>;
   /**
    * Removes everything of the workspace: the jobs working on its files, its container, its volumes

@@ -1,6 +1,7 @@
 import type Docker from "dockerode";
 import { type DiskQuota, stateVolumeName, volumeName, volumeNames } from "../docker/container-spec";
 import { DiskImages } from "../docker/disk-images";
+import type { StepReport } from "../driver/step-report";
 
 /**
  * Disk quotas on a swarm: a workspace's two volumes are ext4 images made on the node Swarm placed it
@@ -27,8 +28,16 @@ export class NodeDisks {
     });
   }
 
-  /** Makes the workspace's images and the volumes on them on the node of `engine`. */
-  async create(engine: Docker, id: string, labels: Record<string, string>): Promise<void> {
+  /**
+   * Makes the workspace's images and the volumes on them on the node of `engine`; `steps` (the
+   * creation's) hears of an engine slow to run the disk job.
+   */
+  async create(
+    engine: Docker,
+    id: string,
+    labels: Record<string, string>,
+    steps?: StepReport,
+  ): Promise<void> {
     const quota = this.quota;
     if (!quota || !this.bounded) return;
     const volumes = await this.on(engine).create(
@@ -38,6 +47,7 @@ export class NodeDisks {
       ],
       labels,
       id,
+      { steps },
     );
     for (const volume of volumes) await engine.createVolume(volume);
   }

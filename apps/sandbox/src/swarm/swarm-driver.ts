@@ -16,8 +16,10 @@ import { statusCode } from "../docker/engine-errors";
 import { runJobContainer } from "../docker/job-container";
 import { specFingerprint } from "../docker/spec-fingerprint";
 import { LABEL_JOB, startVolumeJob, volumeJobSpec } from "../docker/volume-job";
+import { StepReport } from "../driver/step-report";
 import type {
   AttachedProcess,
+  BringUpOptions,
   BrowserJobSpec,
   ContainerState,
   DriverEvent,
@@ -220,18 +222,23 @@ export class SwarmDriver implements WorkspaceDriver {
    * that node), pins the service there, and stops the task again: the files can be filled before the
    * workspace starts, as with the Docker driver.
    */
-  async create(spec: WorkspaceSpec, signal?: AbortSignal): Promise<void> {
+  async create(spec: WorkspaceSpec, { signal, onStep }: BringUpOptions = {}): Promise<void> {
+    const steps = new StepReport(onStep);
+    steps.begin("creating the workspace's service");
     // The first placement runs on the workspace's internal network; the egress network once pinned.
     const egressNetwork = spec.egress ? await this.requireEgress().network() : undefined;
     const labels = this.labelsOf(spec.id);
     try {
-      await this.manager.createNetwork({
-        Name: networkName(this.opts.instance, spec.id),
-        Driver: "overlay",
-        Internal: true,
-        Attachable: false,
-        Labels: labels,
-      });
+      await steps.waitFor(
+        this.manager.createNetwork({
+          Name: networkName(this.opts.instance, spec.id),
+          Driver: "overlay",
+          Internal: true,
+          Attachable: false,
+          Labels: labels,
+        }),
+        "waiting for the Docker engine to create the workspace's network",
+      );
     } catch (err) {
       if (statusCode(err) !== 409) throw err;
     }
@@ -239,11 +246,17 @@ export class SwarmDriver implements WorkspaceDriver {
     // With a quota, the first placement makes no volumes: they are made as images on the node next.
     const volumes = !this.disks.bounded;
     const image = await this.imageId(spec.image);
-    await this.manager.createService(
-      serviceSpec({ ...spec, image }, this.opts, this.placementOf(spec), 1, { volumes }),
+    await steps.waitFor(
+      this.manager.createService(
+        serviceSpec({ ...spec, image }, this.opts, this.placementOf(spec), 1, { volumes }),
+      ),
+      "waiting for the Docker engine to create the workspace's service",
     );
-    const task = await this.waitForRunningTask(spec.id, signal);
+    const placing = "waiting for the swarm to place the workspace";
+    steps.begin(placing);
+    const task = await steps.waitFor(this.waitForRunningTask(spec.id, signal), placing);
     await this.assertRuntime(spec.id, task);
+    steps.begin("pinning the workspace to its machine");
     await this.updateService(spec.id, (s) => {
       const placement = s.TaskTemplate.Placement ?? {};
       const constraints = (placement.Constraints ?? []).filter((c) => c !== pinnedTo(task.nodeId));
@@ -256,11 +269,17 @@ export class SwarmDriver implements WorkspaceDriver {
       if (egressNetwork) s.TaskTemplate.Networks = [{ Target: egressNetwork }];
       s.Mode = { Replicated: { Replicas: 0 } };
     });
-    await this.waitForNoTask(spec.id, signal);
+    await steps.waitFor(
+      this.waitForNoTask(spec.id, signal),
+      "waiting for the swarm to pin the workspace to its machine",
+    );
     signal?.throwIfAborted();
     if (spec.egress) await this.egressOn(task.nodeId, spec.id);
     // Plain volumes need nothing here (the task's first start makes them on whichever node it is).
-    if (this.disks.bounded) await this.disksOn(task.nodeId, spec.id, "create");
+    if (this.disks.bounded) {
+      steps.begin("making the workspace's disk");
+      await this.disksOn(task.nodeId, spec.id, "create", steps);
+    }
   }
 
   /**
@@ -285,10 +304,19 @@ export class SwarmDriver implements WorkspaceDriver {
   }
 
   /** The workspace's disk images made or attached on its node: here, or by the instance there. */
-  private async disksOn(node: string, id: string, step: "create" | "attach"): Promise<void> {
+  private async disksOn(
+    node: string,
+    id: string,
+    step: "create" | "attach",
+    steps = new StepReport(),
+  ): Promise<void> {
     const other = this.elsewhere(node);
-    if (other) await (await other).disks(id, step);
-    else await this.disksWith(this.nodes.get(node), id, step);
+    if (other)
+      await steps.waitFor(
+        other.then((instance) => instance.disks(id, step)),
+        "waiting for the service on the workspace's machine to ready its disk",
+      );
+    else await this.disksWith(this.nodes.get(node), id, step, steps);
   }
 
   /** Asked by the instance creating or starting a workspace on this instance's node. */
@@ -296,8 +324,13 @@ export class SwarmDriver implements WorkspaceDriver {
     await this.disksWith(this.nodes.get(this.nodeId), id, step);
   }
 
-  private async disksWith(engine: Docker, id: string, step: "create" | "attach"): Promise<void> {
-    if (step === "create") await this.disks.create(engine, id, this.labelsOf(id));
+  private async disksWith(
+    engine: Docker,
+    id: string,
+    step: "create" | "attach",
+    steps?: StepReport,
+  ): Promise<void> {
+    if (step === "create") await this.disks.create(engine, id, this.labelsOf(id), steps);
     else await this.disks.attach(engine, id);
   }
 
@@ -315,18 +348,24 @@ export class SwarmDriver implements WorkspaceDriver {
     }
   }
 
-  async start(id: string, signal?: AbortSignal): Promise<void> {
+  async start(id: string, { signal, onStep }: BringUpOptions = {}): Promise<void> {
+    const steps = new StepReport(onStep);
+    steps.begin("starting the workspace's container");
     await this.assertAvailable(id);
     const egress = await this.hasEgress(id);
     if (this.disks.bounded || egress) {
       const node = await this.pinnedNode(id);
       if (!node) throw new Error("the workspace was never placed on a machine of the swarm");
-      if (this.disks.bounded) await this.disksOn(node, id, "attach");
+      if (this.disks.bounded) await this.disksOn(node, id, "attach", steps);
       if (egress) await this.egressOn(node, id);
     }
     signal?.throwIfAborted();
     await this.scale(id, 1);
-    await this.assertRuntime(id, await this.waitForRunningTask(id, signal));
+    const task = await steps.waitFor(
+      this.waitForRunningTask(id, signal),
+      "waiting for the swarm to start the workspace's container",
+    );
+    await this.assertRuntime(id, task);
   }
 
   /**

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { MAX_CALLS_PER_BATCH, type Workspace } from "@coder/protocol";
 import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
 import WebSocket from "ws";
-import { loadConfig } from "../config";
+import { type Config, loadConfig } from "../config";
 import { createDriver } from "../create-driver";
 import type { WorkspaceDriver } from "../driver/workspace-driver";
 import { type RunningService, type ServiceOptions, startService } from "../service";
@@ -123,6 +123,8 @@ export function testServiceConfig(instance: string, dataDir: string, env: Record
 export interface TestServiceOptions extends ServiceOptions {
   /** The agent's settings (`CODER_OPENAI_COMPATIBLE_BASE_URL`, `CODER_MODELS`, …); none: no model, as on a fresh install. */
   agentEnv?: Record<string, string>;
+  /** Where its workspaces run, made for its configuration (a test's own engine); none: the configured driver. */
+  driverOf?: (config: Config) => WorkspaceDriver;
 }
 
 /** The real service in-process, on a random port, with its own data folder and container label. */
@@ -133,14 +135,17 @@ export async function startTestService(
 ): Promise<TestService> {
   const instance = newInstance();
   const dataDir = mkdtempSync(path.join(tmpdir(), "coder-test-"));
-  const { agentEnv, ...serviceOptions } = options;
+  const { agentEnv, driverOf, ...serviceOptions } = options;
   const config = testServiceConfig(instance, dataDir, {
     CODER_PIDS_LIMIT: "256",
     CODER_CPUS: "1",
     ...agentEnv,
     ...env,
   });
-  const service = await startService(config, log, serviceOptions);
+  const service = await startService(config, log, {
+    ...serviceOptions,
+    ...(driverOf ? { driver: driverOf(config) } : {}),
+  });
   const cookie = await login(service.url, service.adminToken ?? "");
   return {
     service,

@@ -12,7 +12,7 @@ import type { StartPatience } from "../daemon/daemon-connection";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
-import type { WorkspaceDriver, WorkspaceState } from "../driver/workspace-driver";
+import type { BringUpOptions, WorkspaceDriver, WorkspaceState } from "../driver/workspace-driver";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
 import { type ImportRecord, readImportRecord } from "../imports/import-record";
@@ -33,6 +33,8 @@ import { WarmPool, type WarmPoolOptions } from "./warm-pool";
 import { WorkspaceError } from "./workspace-error";
 import { WorkspaceImports } from "./workspace-imports";
 
+/** What a creating or starting workspace shows once its container runs, until its daemon answers. */
+const STARTING_DAEMON = "starting the workspace's daemon";
 /** What a creating or starting workspace shows while its daemon is slow to answer its first ping. */
 export const WAITING_FOR_DAEMON = "waiting for the workspace to answer…";
 
@@ -125,10 +127,10 @@ export class WorkspaceService {
         keepTransient: (id, t) => this.transient.set(id, t),
         setTransient: (id, t) => this.setTransient(id, t),
         bringUpFilled: (id, fill) => {
-          void this.bringUp(id, async (signal) => {
-            await fill(signal);
-            await this.checkpoint(id, signal);
-            await this.driver.start(id, signal);
+          void this.bringUp(id, async (run) => {
+            await fill(run.signal);
+            await this.checkpoint(id, run.signal);
+            await this.driver.start(id, run);
           });
         },
       },
@@ -210,11 +212,13 @@ export class WorkspaceService {
     }
   }
 
+  /** `engine`: the engine's view, unless a transient state here decides (then it is not asked). */
   private toWorkspace(
     row: WorkspaceTable,
-    { state, detail: engineDetail }: Omit<WorkspaceState, "id">,
+    engine: Omit<WorkspaceState, "id"> | undefined,
     live: Set<string> | undefined,
   ): Workspace {
+    const { state, detail: engineDetail } = engine ?? { state: "missing" };
     const t = this.transient.get(row.id) ?? this.shared.read(row, live);
     const record = readImportRecord(row.import_record);
     // Without a transient state, an import still "running" is one a stopped service left behind.
@@ -263,6 +267,9 @@ export class WorkspaceService {
 
   async get(id: string): Promise<Workspace> {
     const row = await this.row(id);
+    // A create or start under way here says all there is to say, without asking an engine that a
+    // busy machine makes slow to answer: what the workspace shows keeps moving.
+    if (this.transient.has(id)) return this.toWorkspace(row, undefined, undefined);
     const [state, live] = await Promise.all([this.driver.state(id), this.shared.liveFor([row])]);
     const detail = state === "stopped" ? await this.driver.unavailable?.(id) : undefined;
     return this.toWorkspace(row, { state, ...(detail ? { detail } : {}) }, live);
@@ -348,7 +355,7 @@ export class WorkspaceService {
         .ensure()
         .catch(() => {
           void this.putTransient(spare, { status: "starting" });
-          void this.bringUp(spare, (signal) => this.driver.start(spare, signal));
+          void this.bringUp(spare, (run) => this.driver.start(spare, run));
         });
       return spare;
     }
@@ -358,35 +365,44 @@ export class WorkspaceService {
       .values({ ...row, id })
       .execute();
     await this.putTransient(id, { status: "creating" });
-    void this.bringUp(id, async (signal) => {
+    void this.bringUp(id, async (run) => {
       try {
-        await this.checkpoint(id, signal);
-        await this.driver.create({ id, image: this.image, egress: input.egress }, signal);
-        await this.checkpoint(id, signal);
+        await this.checkpoint(id, run.signal);
+        await this.driver.create({ id, image: this.image, egress: input.egress }, run);
+        await this.checkpoint(id, run.signal);
       } catch (err) {
         if (fill) await this.importer.release(fill.prepared);
         throw err;
       }
-      if (fill) await this.imports.fillVolume(id, fill.prepared, false, signal);
-      await this.checkpoint(id, signal);
-      await this.driver.start(id, signal);
+      if (fill) {
+        // The import's progress says what happens now.
+        this.showStep(id, undefined);
+        await this.imports.fillVolume(id, fill.prepared, false, run.signal);
+      }
+      await this.checkpoint(id, run.signal);
+      await this.driver.start(id, run);
     });
     return id;
   }
 
   /**
-   * Runs the steps that make a workspace usable, ending in a daemon that answers. A delete cancels
-   * them: they stop at the next step boundary (`checkpoint`), and what they made is removed by the
-   * delete here, or by this run when the delete came through another instance.
+   * Runs the steps that make a workspace usable, ending in a daemon that answers; what the driver
+   * is doing meanwhile shows as the workspace's detail. A delete cancels them: they stop at the
+   * next step boundary (`checkpoint`), and what they made is removed by the delete here, or by
+   * this run when the delete came through another instance.
    */
-  private bringUp(id: string, steps: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  private bringUp(
+    id: string,
+    steps: (run: BringUpOptions & { signal: AbortSignal }) => Promise<void>,
+  ): Promise<void> {
     return this.creations.run(id, async (signal) => {
       try {
         // A connection from before is stale; one made once the container runs (the engine's start
         // event, a call) reaches the new daemon and is the one to wait for: a second daemon
         // starting beside it would slow both.
         this.daemons.reset(id);
-        await steps(signal);
+        await steps({ signal, onStep: (step) => this.showStep(id, step) });
+        this.showStep(id, STARTING_DAEMON);
         await this.checkpoint(id, signal);
         await unlessAborted(this.daemons.connection(id).ensure(this.startPatience(id)), signal, id);
         await this.checkpoint(id, signal);
@@ -424,6 +440,19 @@ export class WorkspaceService {
         );
       },
     };
+  }
+
+  /**
+   * Shows what a create or start under way is doing (none: nothing to say) as the workspace's
+   * detail, here and for the other instances; the run's end clears it with the transient state.
+   */
+  private showStep(id: string, step: string | undefined): void {
+    const t = this.transient.get(id);
+    if ((t?.status !== "creating" && t?.status !== "starting") || t.detail === step) return;
+    const { detail: _, ...rest } = t;
+    this.setTransient(id, step ? { ...rest, detail: step } : rest).catch((err: Error) =>
+      this.log(`workspace ${id}: ${err.message}`),
+    );
   }
 
   /** A step boundary of a creation or start: throws once the workspace was deleted. */
@@ -489,7 +518,7 @@ export class WorkspaceService {
 
   private async startContainer(id: string): Promise<Workspace> {
     const workspace = await this.setTransient(id, { status: "starting" });
-    void this.bringUp(id, (signal) => this.driver.start(id, signal));
+    void this.bringUp(id, (run) => this.driver.start(id, run));
     return workspace ?? this.get(id);
   }
 

@@ -6,22 +6,27 @@ import path from "node:path";
 /**
  * A socket in front of the real Docker engine that passes every request on, except those whose
  * request line matches `hold`: those it keeps, so the engine never answers them (what a stuck
- * engine does to one request while it still answers others). `held` counts them.
+ * engine does to one request while it still answers others). `held` counts them; `release` passes
+ * them on at last, and every later request at once (the engine was slow, not stuck), until `stall`
+ * holds those matching `hold` (or another pattern) again.
  */
 export async function stallingEngine(hold: RegExp, engine = "/var/run/docker.sock") {
   const dir = mkdtempSync(path.join(tmpdir(), "coder-stalling-engine-"));
   const socketPath = path.join(dir, "docker.sock");
   const connections = new Set<net.Socket>();
   let held = 0;
+  /** What each held connection sent since its held request: passed on by `release`. */
+  const holding = new Map<net.Socket, Buffer[]>();
+  let stalling: RegExp | undefined = hold;
   const server = net.createServer((client) => {
     const upstream = net.connect(engine);
     connections.add(client).add(upstream);
-    let holding = false;
     client.on("data", (chunk: Buffer) => {
-      if (holding) return;
+      const kept = holding.get(upstream);
+      if (kept) return void kept.push(chunk);
       const line = chunk.toString("latin1").split("\r\n", 1)[0] ?? "";
-      if (hold.test(line)) {
-        holding = true;
+      if (stalling?.test(line)) {
+        holding.set(upstream, [chunk]);
         held++;
         return;
       }
@@ -29,6 +34,7 @@ export async function stallingEngine(hold: RegExp, engine = "/var/run/docker.soc
     });
     upstream.pipe(client);
     const end = () => {
+      holding.delete(upstream);
       client.destroy();
       upstream.destroy();
     };
@@ -40,6 +46,14 @@ export async function stallingEngine(hold: RegExp, engine = "/var/run/docker.soc
   return {
     socketPath,
     held: () => held,
+    stall(pattern = hold) {
+      stalling = pattern;
+    },
+    release() {
+      stalling = undefined;
+      for (const [upstream, chunks] of holding) for (const chunk of chunks) upstream.write(chunk);
+      holding.clear();
+    },
     close() {
       for (const socket of connections) socket.destroy();
       server.close();

@@ -1,0 +1,33 @@
+import path from "node:path";
+import type Docker from "dockerode";
+import type { Config } from "../config";
+import type { HardeningOptions } from "./container-spec";
+import { DockerDriver } from "./docker-driver";
+
+/**
+ * The Docker driver the configuration asks for, on the engine `DOCKER_HOST` (or the local socket)
+ * points to, or on `docker` when given (a test's engine in between).
+ */
+export function dockerDriverOfConfig(
+  config: Config,
+  hardening: HardeningOptions,
+  docker?: Docker,
+): DockerDriver {
+  return new DockerDriver(
+    {
+      ...hardening,
+      egress: { helperImage: config.image, allow: config.egressAllow },
+      // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
+      disk: { ...config.disk, toolImage: config.image },
+      // The relays' sockets are host files: only for an engine on this host (DOCKER_HOST unset or a
+      // unix socket), where the service's folders are the engine's.
+      ...(localEngine() ? { tunnelDir: path.join(config.tunnelDir, config.instance) } : {}),
+    },
+    docker,
+  );
+}
+
+function localEngine(): boolean {
+  const host = process.env.DOCKER_HOST;
+  return !host || host.startsWith("unix://");
+}
