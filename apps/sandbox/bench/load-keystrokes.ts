@@ -52,6 +52,11 @@ export class KeystrokeClock {
     return meta;
   }
 
+  /** Keystrokes typed in this process since `start`. */
+  get typedWhileMeasuring(): number {
+    return this.sent.size;
+  }
+
   /** How many of `client`'s keystrokes reached another person of this process. */
   reached(client: number): number {
     return this.reach.get(client) ?? 0;

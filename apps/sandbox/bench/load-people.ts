@@ -40,6 +40,12 @@ export interface PeopleReport {
   terminalBytes: number;
   /** Collaboration frames the service sent these people while measuring (batching makes them fewer). */
   collabFrames: number;
+  /**
+   * Keystrokes these people typed while measuring, and person-seconds they were there: a generator
+   * that fell behind types fewer than the schedule asks, and offers the service less load.
+   */
+  typed: number;
+  personSeconds: number;
 }
 
 /** Whether the real clients ended with every character the service took, and the same text. */
@@ -358,13 +364,16 @@ function serve(options: PeopleOptions): void {
         keystrokes.measuring = false;
         lag.disable();
         const cpu = process.cpuUsage(measuring.cpu);
+        const wall = performance.now() - measuring.at;
         tell({
           report: {
             samples: keystrokes.samples,
             lagP99: lag.percentile(99) / 1e6,
-            cpu: (cpu.user + cpu.system) / 1000 / (performance.now() - measuring.at),
+            cpu: (cpu.user + cpu.system) / 1000 / wall,
             terminalBytes: terminalBytes() - measuring.bytes,
             collabFrames: frames.count - measuring.frames,
+            typed: keystrokes.typedWhileMeasuring,
+            personSeconds: (people.length * wall) / 1000,
           },
         });
         measuring = undefined;
