@@ -8,7 +8,7 @@ import WebSocket from "ws";
 import { openTerminal, startTestService, type TestService, waitForStatus } from "../testing/harness";
 import { stallTheService } from "../testing/stall-the-service";
 import { until } from "../testing/until";
-import { BUSY_MESSAGE } from "./busy-shedding";
+import { BUSY_MESSAGE, BUSY_PAGE } from "./busy-shedding";
 
 /** What became of a new WebSocket upgrade: accepted (101), or refused with its status and words. */
 interface Upgrade {
@@ -61,7 +61,7 @@ describe("a service whose event loop falls far behind", () => {
     expect(log.filter((line) => line.startsWith("busy"))).toEqual([]);
   });
 
-  it("refuses new sockets and requests with 503 and a plain sentence, answers /healthz saying busy, keeps an open terminal working, and takes new sockets once it caught up", async () => {
+  it("refuses new sockets and requests with 503 and a plain sentence (a page that retries by itself for a browser opening one), answers /healthz saying busy, keeps an open terminal working, and takes new sockets once it caught up", async () => {
     const terminal = await openTerminal(t.url, t.cookie, id, "open-before");
     const load = setInterval(() => stallTheService(300), 310);
     try {
@@ -83,6 +83,15 @@ describe("a service whose event loop falls far behind", () => {
         "5",
         BUSY_MESSAGE,
       ]);
+      // A browser opening a page meets a page that says so and tries again by itself.
+      const opened = await fetch(`${t.url}/login`, { headers: { accept: "text/html,*/*;q=0.8" } });
+      expect([opened.status, opened.headers.get("content-type"), await opened.text()]).toEqual([
+        503,
+        "text/html; charset=utf-8",
+        BUSY_PAGE,
+      ]);
+      expect(BUSY_PAGE).toContain(BUSY_MESSAGE);
+      expect(BUSY_PAGE).toContain('<meta http-equiv="refresh" content="5">');
       const health = await fetch(`${t.url}/healthz`);
       expect([health.status, await health.text()]).toEqual([200, "busy"]);
       terminal.send("echo still-$((40 + 2))\n");

@@ -59,7 +59,8 @@ export class BusyShedding {
 
 /**
  * Answers a refused request with 503 and `Retry-After`: a tRPC call in tRPC's error shape, so the
- * page shows the sentence (one error stands for every call of a batch), anything else in plain words.
+ * page shows the sentence (one error stands for every call of a batch); a browser opening a page, a
+ * page that says so and reloads itself; anything else in plain words.
  */
 export function answerBusy(req: IncomingMessage, res: ServerResponse): void {
   setSecurityHeaders(res);
@@ -69,8 +70,23 @@ export function answerBusy(req: IncomingMessage, res: ServerResponse): void {
     json(res, 503, {
       error: { message: BUSY_MESSAGE, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: 503 } },
     });
+  } else if (opensAPage(req)) {
+    res.writeHead(503, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+    res.end(BUSY_PAGE);
   } else plain(res, 503, BUSY_MESSAGE);
 }
+
+/** A browser opening a page (not a script's call): it gets a page that tries again by itself. */
+function opensAPage(req: IncomingMessage): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && (req.headers.accept ?? "").includes("text/html");
+}
+
+/** What a browser opening a page is shown while the service is busy: it reloads after Retry-After. */
+export const BUSY_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${BUSY_RETRY_AFTER_SECONDS}">
+<title>Busy — coder</title></head>
+<body><p>${BUSY_MESSAGE}</p><p>This page tries again by itself.</p></body></html>
+`;
 
 /** The health check answers while the service is busy, saying so. */
 function isHealthCheck(req: IncomingMessage): boolean {
