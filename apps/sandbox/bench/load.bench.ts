@@ -325,6 +325,23 @@ interface Curve {
 
 const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 
+/** A curve begins once the machine's load average is this low again (2 cores)… */
+const QUIET_LOAD = 2.5;
+/** …or after this long, saying so. */
+const QUIET_MAX_MS = 180_000;
+
+/**
+ * Waits for the machine to calm down after the curve before (its 200 people, then the teardown of
+ * its workspaces), so every curve starts as the first did: one run's curves began at load average 5
+ * and 9, and the second's p99 was the machine's, not the variant's.
+ */
+async function quiet(log: (line: string) => void): Promise<void> {
+  const began = now();
+  while (loadAverage() > QUIET_LOAD && now() - began < QUIET_MAX_MS) await sleep(2000);
+  const waited = Math.round((now() - began) / 1000);
+  if (waited > 0) log(`  waited ${waited} s for the machine to calm down: load average ${loadAverage()}`);
+}
+
 /** How long a probe of /healthz may wait for its answer. */
 const HEALTH_PATIENCE_MS = 60_000;
 
@@ -637,6 +654,7 @@ export async function run(): Promise<BenchResult[]> {
       let unbatched: Curve | undefined;
       for (const batching of BATCHING) {
         const variant = { instances, batching };
+        await quiet(log);
         const result = await curve(variant, model, log);
         out.push(...rows(variant, result, pinned, batching ? unbatched : undefined));
         if (!batching) unbatched = result;
