@@ -130,8 +130,6 @@ const STDERR_TAIL_CHARS = 2000;
 export interface StartPatience {
   /** Whether the workspace's container still runs. */
   stillRunning(): Promise<boolean>;
-  /** The daemon has not answered within the ping's deadline and the wait goes on. */
-  waiting(): void;
 }
 
 interface Live {
@@ -381,7 +379,6 @@ export class DaemonConnection {
         if (waited >= this.options.timeouts.startMs || !(await patience.stillRunning())) {
           throw new DaemonUnavailableError(`the workspace daemon did not answer within ${seconds(waited)}`);
         }
-        patience.waiting();
       }
     }
   }

@@ -1,5 +1,6 @@
 import { containerLayout } from "@coder/protocol";
 import { afterAll, beforeAll } from "vitest";
+import { WAITING_FOR_DAEMON } from "../workspaces/workspace-service";
 import { startTestService, type TestService } from "./harness";
 
 /**
@@ -33,4 +34,9 @@ export function useServiceWithHeldDaemons(): () => TestService {
     if (!service) throw new Error("the service starts in beforeAll: use it inside a test");
     return service;
   };
+}
+
+/** Whether a workspace's detail says it waits for its daemon's first answer ("…: 12 s"). */
+export function waitsForDaemon(detail: string | undefined): boolean {
+  return detail?.startsWith(`${WAITING_FOR_DAEMON}: `) === true;
 }

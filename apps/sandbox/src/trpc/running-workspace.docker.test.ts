@@ -4,9 +4,8 @@
 // The daemon's start is held back deterministically: its command waits for a file in the workspace.
 import { describe, expect, it } from "vitest";
 import { execIn, waitForStatus } from "../testing/harness";
-import { useServiceWithHeldDaemons } from "../testing/held-daemon";
+import { useServiceWithHeldDaemons, waitsForDaemon } from "../testing/held-daemon";
 import { until } from "../testing/until";
-import { WAITING_FOR_DAEMON } from "../workspaces/workspace-service";
 
 /** Far below the start's patience (120 s): an answer that waits for the daemon cannot come in time. */
 const ANSWER_WITHIN_MS = 20_000;
@@ -47,7 +46,7 @@ describe("calls on a workspace that is not running", () => {
     const t = service();
     const { id } = await t.api.workspace.create.mutate({ name });
     await until(
-      async () => (await t.api.workspace.get.query({ workspaceId: id })).detail === WAITING_FOR_DAEMON,
+      async () => waitsForDaemon((await t.api.workspace.get.query({ workspaceId: id })).detail),
       `${name} waits for its daemon`,
       60_000,
     );
@@ -76,7 +75,7 @@ describe("calls on a workspace that is not running", () => {
     await t.api.workspace.stop.mutate({ workspaceId: id });
     await t.api.workspace.start.mutate({ workspaceId: id });
     await until(
-      async () => (await t.api.workspace.get.query({ workspaceId: id })).detail === WAITING_FOR_DAEMON,
+      async () => waitsForDaemon((await t.api.workspace.get.query({ workspaceId: id })).detail),
       "the start waits for the daemon",
       60_000,
     );

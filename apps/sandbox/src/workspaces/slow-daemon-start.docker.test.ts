@@ -4,7 +4,7 @@
 import type { Workspace } from "@coder/protocol";
 import { describe, expect, it } from "vitest";
 import { execIn, waitForStatus } from "../testing/harness";
-import { useServiceWithHeldDaemons } from "../testing/held-daemon";
+import { useServiceWithHeldDaemons, waitsForDaemon } from "../testing/held-daemon";
 import { until } from "../testing/until";
 import { WAITING_FOR_DAEMON } from "./workspace-service";
 
@@ -26,13 +26,16 @@ describe("a workspace whose daemon is slow to start (a busy machine)", () => {
       async () => {
         const workspace = await shown(id);
         if (workspace.status === "error") throw new Error(`the create failed: ${workspace.detail}`);
-        return workspace.detail === WAITING_FOR_DAEMON;
+        return waitsForDaemon(workspace.detail);
       },
       `workspace ${name} says it waits for its daemon`,
       60_000,
     );
     // Told only once the first ping's deadline passed: before the fix, the create ended in an error here.
-    expect(await shown(id)).toMatchObject({ status: "creating", detail: WAITING_FOR_DAEMON });
+    expect(await shown(id)).toMatchObject({
+      status: "creating",
+      detail: expect.stringMatching(new RegExp(`^${WAITING_FOR_DAEMON}: \\d+ s$`)),
+    });
     return id;
   }
 

@@ -12,6 +12,7 @@ import type { StartPatience } from "../daemon/daemon-connection";
 import type { DaemonPool } from "../daemon/daemon-pool";
 import type { Db } from "../db/database";
 import type { WorkspaceTable } from "../db/schema";
+import { StepReport } from "../driver/step-report";
 import type { BringUpOptions, WorkspaceDriver, WorkspaceState } from "../driver/workspace-driver";
 import { Feed } from "../events/feed";
 import type { LiveBus } from "../events/live-bus";
@@ -35,8 +36,11 @@ import { WorkspaceImports } from "./workspace-imports";
 
 /** What a creating or starting workspace shows once its container runs, until its daemon answers. */
 const STARTING_DAEMON = "starting the workspace's daemon";
-/** What a creating or starting workspace shows while its daemon is slow to answer its first ping. */
-export const WAITING_FOR_DAEMON = "waiting for the workspace to answer…";
+/**
+ * What a creating or starting workspace shows, with the seconds so far, while its daemon is slow to
+ * answer its first ping ("waiting for the workspace to answer: 12 s").
+ */
+export const WAITING_FOR_DAEMON = "waiting for the workspace to answer";
 
 const INTERRUPTED = "the import was interrupted when the service stopped; retry it or delete the workspace";
 
@@ -109,7 +113,6 @@ export class WorkspaceService {
       connect: (id) =>
         daemons.connection(id).ensure({
           stillRunning: async () => (await driver.state(id)) === "running",
-          waiting: () => undefined,
         }),
       disconnect: (id) => daemons.disconnect(id),
       engineBusy: () => [...this.transient.values()].some((t) => t.status !== "error"),
@@ -401,10 +404,12 @@ export class WorkspaceService {
         // event, a call) reaches the new daemon and is the one to wait for: a second daemon
         // starting beside it would slow both.
         this.daemons.reset(id);
+        const report = new StepReport((step) => this.showStep(id, step));
         await steps({ signal, onStep: (step) => this.showStep(id, step) });
-        this.showStep(id, STARTING_DAEMON);
+        report.begin(STARTING_DAEMON);
         await this.checkpoint(id, signal);
-        await unlessAborted(this.daemons.connection(id).ensure(this.startPatience(id)), signal, id);
+        const answered = this.daemons.connection(id).ensure(this.startPatience(id));
+        await unlessAborted(report.waitFor(answered, WAITING_FOR_DAEMON), signal, id);
         await this.checkpoint(id, signal);
         this.activity.touch(id);
         await this.setTransient(id, undefined);
@@ -423,23 +428,9 @@ export class WorkspaceService {
     });
   }
 
-  /**
-   * A busy machine starts a daemon slowly: its first answer is waited for while the container runs,
-   * and the workspace's state says so.
-   */
+  /** A busy machine starts a daemon slowly: its first answer is waited for while the container runs. */
   private startPatience(id: string): StartPatience {
-    let told = false;
-    return {
-      stillRunning: async () => (await this.driver.state(id)) === "running",
-      waiting: () => {
-        const t = this.transient.get(id);
-        if (told || !t || t.status === "error") return;
-        told = true;
-        this.setTransient(id, { ...t, detail: WAITING_FOR_DAEMON }).catch((err: Error) =>
-          this.log(`workspace ${id}: ${err.message}`),
-        );
-      },
-    };
+    return { stillRunning: async () => (await this.driver.state(id)) === "running" };
   }
 
   /**
