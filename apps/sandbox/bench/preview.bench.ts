@@ -84,17 +84,12 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
 `;
 
 /**
- * The keep-alive load from this process (used where no service work shares the thread: straight
- * through the relay's socket): `target` says where each GET goes (its own agent, so every
- * connection is open before the timing starts).
+ * The keep-alive load from this process, through `agent`'s connections (used where no service work
+ * shares the thread: straight through the relay's socket); the agent is its own, so every
+ * connection is open before the timing starts.
  */
-async function hostLoad(
-  target: { port: number; host?: string; headers?: http.OutgoingHttpHeaders; agent?: http.Agent },
-  concurrency: number,
-  requests: number,
-): Promise<Load> {
-  const agent = target.agent ?? new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const options = { host: "127.0.0.1", path: "/", ...target, agent };
+async function hostLoad(agent: http.Agent, concurrency: number, requests: number): Promise<Load> {
+  const options = { host: "127.0.0.1", port: PORT, path: "/", agent };
   const get = () =>
     new Promise<number>((resolve, reject) => {
       const start = performance.now();
@@ -137,7 +132,7 @@ function relayLoad(streams: PortStreams, id: string, concurrency: number, reques
       streams.open(id, PORT).then((tunnel) => callback(null, tunnel), callback);
     },
   });
-  return hostLoad({ port: PORT, agent }, concurrency, requests);
+  return hostLoad(agent, concurrency, requests);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../db/database";
 
 export interface HeartbeatTiming {
@@ -64,7 +65,7 @@ export class ServiceInstance {
     const seen = new Map((await recent()).map((r) => [r.id, r.heartbeat_at]));
     const until = Date.now() + 2 * this.timing.beatMs + this.timing.beatMs / 2;
     while (seen.size > 0 && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, this.timing.beatMs / 4));
+      await sleep(this.timing.beatMs / 4);
       const rows = (await recent()).filter((r) => seen.has(r.id));
       const alive = rows.find((r) => r.heartbeat_at !== seen.get(r.id));
       if (alive)

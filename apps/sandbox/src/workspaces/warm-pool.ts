@@ -98,11 +98,11 @@ export class WarmPool {
       if (!row) {
         if (Date.now() - spare.createdAt.getTime() > ORPHAN_AGE_MS) this.leftovers.push(spare.id);
       } else if (row.fingerprint !== this.fingerprint || spare.state !== "running" || kept >= this.size) {
-        this.retiring.push(spare.id);
+        this.retireLater([spare.id]);
       } else {
         kept++;
         this.opts.connect(spare.id).catch(() => {
-          this.retiring.push(spare.id);
+          this.retireLater([spare.id]);
           this.refill();
         });
       }
@@ -203,11 +203,16 @@ export class WarmPool {
         .select("id")
         .where("fingerprint", "=", this.fingerprint)
         .execute();
-      this.retiring.push(...listed.map((r) => r.id).filter((id) => !this.retiring.includes(id)));
+      this.retireLater(listed.map((r) => r.id));
     } else if (!unavailable && this.size === 0) {
       this.size = this.opts.size;
       this.opts.log("warm pool: this machine takes spare workspaces again");
     }
+  }
+
+  /** Queues listed spares to be retired in the background, each once. */
+  private retireLater(ids: string[]): void {
+    for (const id of ids) if (!this.retiring.includes(id)) this.retiring.push(id);
   }
 
   /** Stops refilling; resolves once a spare being made is finished (so it is not left half made). */

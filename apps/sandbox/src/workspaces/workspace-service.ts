@@ -110,10 +110,7 @@ export class WorkspaceService {
       log,
       newId: newWorkspaceId,
       // A spare's daemon is as slow to start on a busy machine as any.
-      connect: (id) =>
-        daemons.connection(id).ensure({
-          stillRunning: async () => (await driver.state(id)) === "running",
-        }),
+      connect: (id) => daemons.connection(id).ensure(this.startPatience(id)),
       disconnect: (id) => daemons.disconnect(id),
       engineBusy: () => [...this.transient.values()].some((t) => t.status !== "error"),
     });
@@ -404,8 +401,9 @@ export class WorkspaceService {
         // event, a call) reaches the new daemon and is the one to wait for: a second daemon
         // starting beside it would slow both.
         this.daemons.reset(id);
-        const report = new StepReport((step) => this.showStep(id, step));
-        await steps({ signal, onStep: (step) => this.showStep(id, step) });
+        const show = (step: string) => this.showStep(id, step);
+        const report = new StepReport(show);
+        await steps({ signal, onStep: show });
         report.begin(STARTING_DAEMON);
         await this.checkpoint(id, signal);
         const answered = this.daemons.connection(id).ensure(this.startPatience(id));
