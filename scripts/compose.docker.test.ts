@@ -74,8 +74,10 @@ describe("docker-compose.yml", () => {
     expect(Object.keys(config.volumes ?? {})).toContain(mount?.source);
   });
 
-  it("binds the preview relays' socket folder from the host at the same path, so the engine finds it", () => {
+  it("reaches previews through relay containers, whose socket folder it binds from the host at the same path", () => {
     const sandbox = config.services.sandbox ?? {};
+    // A service in a container cannot enter a workspace's network namespace: relay containers.
+    expect(sandbox.environment?.CODER_PREVIEW_RELAY).toBe("container");
     const tunnelDir = sandbox.environment?.CODER_TUNNEL_DIR ?? "";
     expect(tunnelDir).toMatch(/^\//);
     expect(tunnelDir.startsWith(`${sandbox.environment?.CODER_DATA_DIR}/`)).toBe(false);

@@ -85,8 +85,8 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
 
 /**
  * The keep-alive load from this process, through `agent`'s connections (used where no service work
- * shares the thread: straight through the relay's socket); the agent is its own, so every
- * connection is open before the timing starts.
+ * shares the thread: straight through a tunnel); the agent is its own, so every connection is open
+ * before the timing starts.
  */
 async function hostLoad(agent: http.Agent, concurrency: number, requests: number): Promise<Load> {
   const options = { host: "127.0.0.1", port: PORT, path: "/", agent };
@@ -122,10 +122,10 @@ async function hostLoad(agent: http.Agent, concurrency: number, requests: number
 }
 
 /**
- * The load straight through the workspace's relay (a unix socket per keep-alive connection), with
- * node's client as inside the container, and no service: the relay's cost.
+ * The load straight through `streams`' tunnels (one per keep-alive connection), with node's client
+ * as inside the container, and no service: the tunnel's own cost.
  */
-function relayLoad(streams: PortStreams, id: string, concurrency: number, requests: number): Promise<Load> {
+function tunnelLoad(streams: PortStreams, id: string, concurrency: number, requests: number): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   Object.assign(agent, {
     createConnection: (_options: unknown, callback: (error: Error | null, socket?: Duplex) => void) => {
@@ -464,9 +464,11 @@ function withoutRelay(driver: WorkspaceDriver): WorkspaceDriver {
 /**
  * A small page through the preview origin (the service's HTTP server, the gate's checks in the
  * database, a keep-alive tunnel into the container) against the same load inside the container;
- * a WebSocket echo round trip through the preview; and what a new tunnel costs: a connection to the
- * workspace's relay, the relay's start (a workspace's first connection), and one docker exec of the
- * fallback relay.
+ * a WebSocket echo round trip through the preview; and what a new tunnel costs: a connection asked
+ * of the workspace's relay, the relay's start (a workspace's first connection), and one docker exec
+ * of the fallback relay. The service runs as deployed on a host (the relay a process in the
+ * workspace's network namespace, handing the app's sockets over); a relay container, as Compose runs
+ * it, is measured beside it without the service (b').
  */
 export async function run(): Promise<BenchResult[]> {
   const t = await startTestService();
@@ -490,17 +492,24 @@ export async function run(): Promise<BenchResult[]> {
 
       const results: BenchResult[] = [];
       const streams = new PortStreams(driver);
+      const containerRelayDriver = instanceDriver(t.instance, { CODER_PREVIEW_RELAY: "container" });
+      const containerRelayed = new PortStreams(containerRelayDriver);
       const splice = await spliceServer(streams, id);
       const splicePort = (splice.address() as net.AddressInfo).port;
       try {
         // The split, side by side in one run: (a) inside the container, (b) this process straight
-        // through the relay's socket, (c) a byte splice in this process to the relay and (d) the
-        // preview, both asked by a process of its own on the host.
+        // on the app's socket the relay handed over, (b') through a relay container's socket
+        // instead, (c) a byte splice in this process to the app's socket and (d) the preview, both
+        // asked by a process of its own on the host.
         for (const concurrency of [1, CONCURRENCY]) {
           const label = `${concurrency} at a time`;
-          const turns: Record<"direct" | "relayed" | "spliced" | "via" | "uncached", Load[]> = {
+          const turns: Record<
+            "direct" | "relayed" | "containerRelayed" | "spliced" | "via" | "uncached",
+            Load[]
+          > = {
             direct: [],
             relayed: [],
+            containerRelayed: [],
             spliced: [],
             via: [],
             uncached: [],
@@ -514,7 +523,8 @@ export async function run(): Promise<BenchResult[]> {
           for (let round = 0; round <= ROUNDS; round++) {
             if (round === 1) for (const way of Object.values(turns)) way.length = 0;
             turns.direct.push(await inside.turn(requests));
-            turns.relayed.push(await relayLoad(streams, id, concurrency, requests));
+            turns.relayed.push(await tunnelLoad(streams, id, concurrency, requests));
+            turns.containerRelayed.push(await tunnelLoad(containerRelayed, id, concurrency, requests));
             turns.spliced.push(await splicing.turn(requests));
             turns.via.push(await previewed.turn(requests));
             // The A/B of one run: the gate's four lookups in the database on every request.
@@ -528,19 +538,31 @@ export async function run(): Promise<BenchResult[]> {
           await inside.close();
           previewed.close();
           splicing.close();
-          const [direct, relayed, spliced, via, uncached] = [
+          const [direct, relayed, containerRelayedLoad, spliced, via, uncached] = [
             turns.direct,
             turns.relayed,
+            turns.containerRelayed,
             turns.spliced,
             turns.via,
             turns.uncached,
-          ].map(joined) as [Load, Load, Load, Load, Load];
+          ].map(joined) as [Load, Load, Load, Load, Load, Load];
           results.push(
             ...rows(label, via, direct, concurrency),
-            ...splitRows(label, "straight through the relay's socket, no service (b)", relayed, direct),
             ...splitRows(
               label,
-              "through a byte splice in the service's process to the relay (c)",
+              "straight on the app's socket the relay handed over, no service (b)",
+              relayed,
+              direct,
+            ),
+            ...splitRows(
+              label,
+              "straight through a relay container's socket instead, no service (b')",
+              containerRelayedLoad,
+              direct,
+            ),
+            ...splitRows(
+              label,
+              "through a byte splice in the service's process to the app's socket (c)",
               spliced,
               direct,
             ),
@@ -583,28 +605,40 @@ export async function run(): Promise<BenchResult[]> {
         },
       );
 
-      if (driver.portConnection) {
-        const relay = new Docker().getContainer(`${containerName(t.instance, id)}-relay`);
-        results.push(
-          {
-            name: "a new tunnel (a connection to the workspace's relay) p50",
-            value: await openTimes(streams, id, TUNNELS),
-            unit: "ms",
-            notes: "paid once per keep-alive tunnel (the pool keeps up to 8 idle per port for 15 s)",
-          },
-          {
-            name: "a workspace's first tunnel (the relay container starts) p50",
-            value: await openTimes(streams, id, RELAY_STARTS, () => relay.remove({ force: true })),
-            unit: "ms",
-            notes: "once per workspace start",
-          },
-        );
-      }
+      const relayContainer = new Docker().getContainer(`${containerName(t.instance, id)}-relay`);
+      results.push(
+        {
+          name: "a new tunnel (a connection asked of the workspace's relay) p50",
+          value: await openTimes(streams, id, TUNNELS),
+          unit: "ms",
+          notes: "paid once per keep-alive tunnel (the pool keeps up to 8 idle per port for 15 s)",
+        },
+        {
+          name: "a workspace's first tunnel (the relay process starts in its namespace) p50",
+          // Each time with its relay ended, as at the workspace's first preview.
+          value: await openTimes(streams, id, RELAY_STARTS, () => driver.settle()),
+          unit: "ms",
+          notes: "once per workspace start",
+        },
+        {
+          name: "a new tunnel through a relay container (as Compose runs it) p50",
+          value: await openTimes(containerRelayed, id, TUNNELS),
+          unit: "ms",
+        },
+        {
+          name: "a workspace's first tunnel through a relay container (it starts) p50",
+          value: await openTimes(containerRelayed, id, RELAY_STARTS, () =>
+            relayContainer.remove({ force: true }),
+          ),
+          unit: "ms",
+        },
+      );
       results.push({
         name: "a new tunnel without a relay (one docker exec, gVisor or a remote engine) p50",
         value: await openTimes(new PortStreams(withoutRelay(driver)), id, TUNNELS),
         unit: "ms",
       });
+      await driver.settle();
       return results;
     } finally {
       await app.close();

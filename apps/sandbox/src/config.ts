@@ -24,7 +24,14 @@ const envSchema = z
     CODER_HOST: z.string().default("127.0.0.1"),
     CODER_DATA_DIR: z.string().default(path.resolve(".data")),
     /**
-     * Host folder of the preview relays' sockets: the engine bind-mounts it into each relay, so it
+     * How previews reach a workspace's ports: `namespace` (a process of the service enters the
+     * workspace's network namespace and hands the service the app's sockets; needs root on the
+     * engine's host, and is the default for a root service) or `container` (a relay container beside
+     * each workspace, reached over a unix socket: for a service in a container, as Compose runs it).
+     */
+    CODER_PREVIEW_RELAY: z.enum(["namespace", "container"]).optional(),
+    /**
+     * Host folder of the relay containers' sockets: the engine bind-mounts it into each relay, so it
      * must be the same path for the service and the engine (docker-compose.yml binds it so).
      */
     CODER_TUNNEL_DIR: z.string().min(1).optional(),
@@ -210,7 +217,13 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
-  /** Host folder of the preview relays' sockets (docker/port-relay.ts). */
+  /**
+   * How previews reach ports on a local engine: a process of the service in the workspace's network
+   * namespace (docker/namespace-relays.ts; needs root on the engine's host, the default there), or a
+   * relay container (docker/port-relay.ts; a service in a container, as Compose runs it).
+   */
+  previewRelay: "namespace" | "container";
+  /** Host folder of the relay containers' sockets (docker/port-relay.ts). */
   tunnelDir: string;
   /** Set: the database is this PostgreSQL one; unset: SQLite in `dataDir`. */
   databaseUrl?: string;
@@ -292,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.CODER_PORT,
     host: e.CODER_HOST,
     dataDir: path.resolve(e.CODER_DATA_DIR),
+    previewRelay: e.CODER_PREVIEW_RELAY ?? (process.getuid?.() === 0 ? "namespace" : "container"),
     tunnelDir: path.resolve(e.CODER_TUNNEL_DIR ?? path.join(e.CODER_DATA_DIR, "tunnels")),
     ...(e.CODER_DATABASE_URL ? { databaseUrl: e.CODER_DATABASE_URL } : {}),
     ...(e.CODER_REDIS_URL ? { redisUrl: e.CODER_REDIS_URL } : {}),

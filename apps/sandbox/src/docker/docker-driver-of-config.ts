@@ -19,12 +19,18 @@ export function dockerDriverOfConfig(
       egress: { helperImage: config.image, allow: config.egressAllow },
       // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
       disk: { ...config.disk, toolImage: config.image },
-      // The relays' sockets are host files: only for an engine on this host (DOCKER_HOST unset or a
-      // unix socket), where the service's folders are the engine's.
-      ...(localEngine() ? { tunnelDir: path.join(config.tunnelDir, config.instance) } : {}),
+      // Either relay needs the engine on this host (DOCKER_HOST unset or a unix socket): the
+      // namespace's file, or the relay's socket folder, is the engine's.
+      ...(localEngine() ? { previewRelay: previewRelayOf(config) } : {}),
     },
     docker,
   );
+}
+
+function previewRelayOf(config: Config): { namespace: true } | { tunnelDir: string } {
+  return config.previewRelay === "namespace"
+    ? { namespace: true }
+    : { tunnelDir: path.join(config.tunnelDir, config.instance) };
 }
 
 function localEngine(): boolean {

@@ -39,6 +39,7 @@ import {
 import { hasEgress } from "./egress/names";
 import { statusCode } from "./engine-errors";
 import { runJobContainer } from "./job-container";
+import { NamespaceRelays } from "./namespace-relays";
 import { PortRelays } from "./port-relay";
 import { specFingerprint } from "./spec-fingerprint";
 import { LABEL_JOB, startVolumeJob, volumeJobSpec } from "./volume-job";
@@ -47,11 +48,13 @@ export interface DockerDriverOptions extends HardeningOptions {
   /** Without it, egress workspaces cannot be created or started. */
   egress?: EgressSettings;
   /**
-   * Host folder for the preview relays' sockets (see port-relay.ts); only for an engine on the
-   * service's own host. Without it, or under gVisor (whose netstack a runc sidecar cannot join),
-   * previews reach ports by `exec`.
+   * How previews reach a workspace's ports, only for an engine on the service's own host: a process
+   * of the service in the workspace's network namespace that hands it the app's sockets
+   * (namespace-relays.ts; the service must be root there), or a relay container whose unix socket
+   * is in this host folder (port-relay.ts; a service in a container). Without it, or under gVisor
+   * (whose netstack neither can join), previews reach ports by `exec`.
    */
-  tunnelDir?: string;
+  previewRelay?: { namespace: true } | { tunnelDir: string };
 }
 
 /** Runs workspaces on the Docker engine that `DOCKER_HOST` (or the local socket) points to. */
@@ -60,7 +63,7 @@ export class DockerDriver implements WorkspaceDriver {
   private readonly egressNetwork: EgressNetwork | undefined;
   private readonly disks: DiskImages;
   private readonly closing = new ClosingProcesses();
-  private readonly relays: PortRelays | undefined;
+  private readonly relays: NamespaceRelays | PortRelays | undefined;
   readonly portConnection?: (id: string, port: number) => Promise<Duplex | null>;
 
   constructor(
@@ -74,8 +77,12 @@ export class DockerDriver implements WorkspaceDriver {
       toolImage: opts.disk?.toolImage,
       dir: opts.disk?.dir,
     });
-    if (opts.tunnelDir && opts.runtime === "runc") {
-      const relays = new PortRelays(this.docker, opts, opts.tunnelDir);
+    const relay = opts.runtime === "runc" ? opts.previewRelay : undefined;
+    if (relay) {
+      const relays =
+        "namespace" in relay
+          ? new NamespaceRelays(this.docker, opts.instance)
+          : new PortRelays(this.docker, opts, relay.tunnelDir);
       this.relays = relays;
       this.portConnection = (id, port) => relays.connect(id, port);
     }
@@ -264,7 +271,8 @@ export class DockerDriver implements WorkspaceDriver {
     );
     const { Volumes } = await this.docker.listVolumes({ filters: { label } });
     await this.disks.removeVolumes((Volumes ?? []).map((v) => v.Name));
-    if (this.opts.tunnelDir) await rm(this.opts.tunnelDir, { recursive: true, force: true });
+    const relay = this.opts.previewRelay;
+    if (relay && "tunnelDir" in relay) await rm(relay.tunnelDir, { recursive: true, force: true });
     if (this.opts.egress)
       await removeEgressNetwork(this.docker, this.opts.instance, this.opts.egress.helperImage);
   }
@@ -336,6 +344,9 @@ export class DockerDriver implements WorkspaceDriver {
   }
 
   settle(): Promise<void> {
+    // Relay processes are the service's own children: they end with it (a container relay stays,
+    // for the next start of the service to find).
+    if (this.relays instanceof NamespaceRelays) this.relays.close();
     return this.closing.settle();
   }
 

@@ -5,37 +5,29 @@ import path from "node:path";
 import { type Duplex, PassThrough } from "node:stream";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config";
-import { createDriver } from "../create-driver";
 import { MAX_TUNNELS_PER_WORKSPACE, PortStreams } from "../daemon/port-streams";
 import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
-import { APP_SERVER } from "../preview/testing/app-server";
-import {
-  execIn,
-  instanceDriver,
-  requireImage,
-  startTestService,
-  type TestService,
-  waitForStatus,
-} from "../testing/harness";
+import { execIn, instanceDriver, type TestService, waitForStatus } from "../testing/harness";
 import { until } from "../testing/until";
 import { containerName } from "./container-spec";
 import { RELAY_MAX_CONNECTIONS } from "./port-relay";
+import {
+  APP_PORT,
+  expectOnlyItsOwnLoopback,
+  getThrough,
+  restartBehindTheServicesBack,
+  serviceWithTwoWorkspaces,
+  startApp as startAppIn,
+} from "./testing/tunnel-checks";
 
-const APP_PORT = 3000;
 const docker = new Docker();
 
-/** An HTTP GET of `/` through a tunnel: the app's answer as text. */
-async function getThrough(tunnel: Duplex): Promise<string> {
-  const chunks: Buffer[] = [];
-  tunnel.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise((resolve) => tunnel.once("end", resolve));
-  tunnel.end("GET / HTTP/1.1\r\nhost: app\r\nconnection: close\r\n\r\n");
-  await ended;
-  return Buffer.concat(chunks).toString();
-}
+/** This file's service and drivers use relay containers, as a service in a container (Compose) does. */
+const CONTAINER_RELAY = { CODER_PREVIEW_RELAY: "container" };
+const containerRelayDriver = (instance: string, env: Record<string, string> = {}) =>
+  instanceDriver(instance, { ...CONTAINER_RELAY, ...env });
 
-describe("the preview relay beside a workspace", () => {
+describe("the preview relay container beside a workspace", () => {
   let t: TestService;
   let driver: WorkspaceDriver;
   let streams: PortStreams;
@@ -44,25 +36,11 @@ describe("the preview relay beside a workspace", () => {
   let app: AttachedProcess;
   const relayName = (workspace: string) => `${containerName(t.instance, workspace)}-relay`;
   const relay = (workspace = id) => docker.getContainer(relayName(workspace)).inspect();
-  const startApp = async (workspace: string, port = APP_PORT) => {
-    const proc = await driver.exec(workspace, ["node", "-e", APP_SERVER, String(port)]);
-    proc.stdout.resume();
-    proc.stderr.resume();
-    await until(
-      async () =>
-        (await t.api.preview.list.query({ workspaceId: workspace })).ports.some((p) => p.port === port),
-      "the app listens",
-    );
-    return proc;
-  };
+  const startApp = (workspace: string, port = APP_PORT) => startAppIn(t, driver, workspace, port);
 
   beforeAll(async () => {
-    t = await startTestService();
-    id = (await t.api.workspace.create.mutate({ name: "relay" })).id;
-    other = (await t.api.workspace.create.mutate({ name: "relay-other" })).id;
-    await waitForStatus(t.api, id, "running");
-    await waitForStatus(t.api, other, "running");
-    driver = instanceDriver(t.instance);
+    ({ t, id, other } = await serviceWithTwoWorkspaces("relay", CONTAINER_RELAY));
+    driver = containerRelayDriver(t.instance);
     streams = new PortStreams(driver);
     app = await startApp(id);
   }, 180_000);
@@ -94,9 +72,7 @@ describe("the preview relay beside a workspace", () => {
     const notAFolder = path.join(scratch, "tunnels");
     await writeFile(notAFolder, "");
     const lines: string[] = [];
-    const driverWithoutRelay = createDriver(
-      loadConfig({ CODER_IMAGE: requireImage(), CODER_INSTANCE: t.instance, CODER_TUNNEL_DIR: notAFolder }),
-    );
+    const driverWithoutRelay = containerRelayDriver(t.instance, { CODER_TUNNEL_DIR: notAFolder });
     const fallingBack = new PortStreams(driverWithoutRelay, (line) => lines.push(line));
     const port = APP_PORT + 2;
     const otherApp = await startApp(other, port);
@@ -123,17 +99,7 @@ describe("the preview relay beside a workspace", () => {
     );
     expect(stdout.trim()).toBe("lo");
     // The service listens on the host's loopback: the relay's loopback is the workspace's.
-    const servicePort = Number(new URL(t.url).port);
-    await expect(streams.open(id, servicePort)).rejects.toThrow(`nothing listens on port ${servicePort}`);
-    // Another workspace's app, on a port this one leaves free.
-    const otherPort = APP_PORT + 1;
-    const otherApp = await startApp(other, otherPort);
-    try {
-      expect(await getThrough(await streams.open(other, otherPort))).toMatch(/hello/);
-      await expect(streams.open(id, otherPort)).rejects.toThrow(`nothing listens on port ${otherPort}`);
-    } finally {
-      await otherApp.close();
-    }
+    await expectOnlyItsOwnLoopback(t, driver, streams, id, other);
   });
 
   it("keeps its socket folder out of the workspace container: not mounted, not found, not reachable", async () => {
@@ -155,7 +121,7 @@ describe("the preview relay beside a workspace", () => {
     await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
     const before = await relay();
     // A new driver knows nothing of the relay, as after a restart of the service.
-    const restarted = new PortStreams(instanceDriver(t.instance));
+    const restarted = new PortStreams(containerRelayDriver(t.instance));
     expect(await getThrough(await restarted.open(id, APP_PORT))).toMatch(/hello/);
     expect((await relay()).Id).toBe(before.Id);
   });
@@ -249,9 +215,7 @@ describe("the preview relay beside a workspace", () => {
     await streams.open(id, APP_PORT).then((tunnel) => tunnel.destroy());
     const before = await relay();
     await app.close();
-    await docker.getContainer(containerName(t.instance, id)).restart({ t: 1 });
-    await waitForStatus(t.api, id, "running");
-    app = await startApp(id);
+    app = await restartBehindTheServicesBack(t, driver, streams, id);
     const tunnel = await streams.open(id, APP_PORT);
     expect(tunnel).toBeInstanceOf(net.Socket);
     expect(await getThrough(tunnel)).toMatch(/hello/);

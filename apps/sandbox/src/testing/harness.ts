@@ -25,9 +25,12 @@ export function newInstance(): string {
   return `t${randomBytes(4).toString("hex")}`;
 }
 
-/** The driver a test instance's service uses, to reach its workspaces the way the service does. */
-export function instanceDriver(instance: string): WorkspaceDriver {
-  return createDriver(loadConfig({ CODER_IMAGE: requireImage(), CODER_INSTANCE: instance }));
+/**
+ * The driver a test instance's service uses, to reach its workspaces the way the service does
+ * (`env`: other settings of the same instance, such as another preview relay).
+ */
+export function instanceDriver(instance: string, env: Record<string, string> = {}): WorkspaceDriver {
+  return createDriver(loadConfig({ CODER_IMAGE: requireImage(), CODER_INSTANCE: instance, ...env }));
 }
 
 /** Removes every workspace (with its volumes) and what they shared that a test instance made. */
