@@ -20,6 +20,7 @@ import {
 } from "../src/testing/harness";
 import type { AppRouter } from "../src/trpc/router";
 import { type PeopleProcess, startPeople } from "./load-generator";
+import { busiest, cpuByCommand } from "./load-machine-cpu";
 import type { Convergence } from "./load-people";
 
 /**
@@ -304,6 +305,8 @@ interface StepResult {
   framesPerPersonSecond: number;
   /** The service's CPU time per 1000 keystroke deliveries: what a delivery costs it, however busy the machine. */
   serviceCpuMsPerThousand: number;
+  /** The whole machine's CPU while measuring, by command, in cores, the busiest first: what else loads it. */
+  machineCpu: [string, number][];
 }
 
 /** A step that could not be measured, and why. */
@@ -448,12 +451,14 @@ async function measure(
   const pids = instances.map((i) => i.child.pid as number);
   const before = pids.map(processUsage);
   const generatorBefore = process.cpuUsage();
+  const machineBefore = cpuByCommand();
   for (const workspace of active) workspace.people.measure();
   const start = now();
   await sleep(MEASURE_MS);
   const reports = await Promise.all(active.map((w) => w.people.report()));
   const wall = now() - start;
   const after = pids.map(processUsage);
+  const machineAfter = cpuByCommand();
   const own = process.cpuUsage(generatorBefore);
   const samples = reports.flatMap((r) => r.samples);
   const bytes = reports.reduce((n, r) => n + r.terminalBytes, 0);
@@ -482,6 +487,7 @@ async function measure(
     terminalKBps: bytes / (wall / 1000) / present / 1000,
     framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / present,
     serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
+    machineCpu: busiest(machineBefore, machineAfter, wall),
   };
 }
 
@@ -504,7 +510,7 @@ async function curve(variant: Variant, model: ModelServer, log: (line: string) =
         const step = await measure(instances, workspaces, target, shortfall);
         steps.push(step);
         log(
-          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, typing ${round(step.typingRate, 2)} of ${1000 / TYPING_EVERY_MS} keystrokes a second a person, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}`,
+          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, typing ${round(step.typingRate, 2)} of ${1000 / TYPING_EVERY_MS} keystrokes a second a person, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}; machine CPU by command: ${step.machineCpu.map(([command, cores]) => `${command} ${round(cores, 2)}`).join(", ")}`,
         );
         if (step.p99 > GIVE_UP_P99_MS) break;
       } catch (error) {
@@ -620,6 +626,15 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
         value: round(s.serviceRssMiB / s.present, 2),
         unit: "MiB",
         notes: `service RSS ${round(s.serviceRssMiB, 0)} MiB in all; terminals delivered ${round(s.terminalKBps, 1)} KB/s a person (${TERMINAL_BYTES_PER_SECOND / 1000} asked)`,
+      },
+      {
+        name: `${name}, ${s.people} people: the whole machine's CPU while measuring`,
+        value: round(
+          s.machineCpu.reduce((n, [, cores]) => n + cores, 0),
+          2,
+        ),
+        unit: "cores of 2",
+        notes: `by command: ${s.machineCpu.map(([command, cores]) => `${command} ${round(cores, 2)}`).join(", ")} (the service and the generators are node)`,
       },
     );
   }

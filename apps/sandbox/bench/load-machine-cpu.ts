@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** CPU time (user + system, ms) of every process on the machine, summed by command name. */
+export type CpuByCommand = Map<string, number>;
+
+/**
+ * Every process's CPU time so far, by its command name (`comm`: dockerd, containerd-shim, tmux…),
+ * those in containers apart ("node in containers" are the workspaces' daemons, "node" the service
+ * and the generators).
+ */
+export function cpuByCommand(): CpuByCommand {
+  const byCommand: CpuByCommand = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    let cgroup: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      cgroup = readFileSync(`/proc/${entry}/cgroup`, "utf8");
+    } catch {
+      continue; // ended meanwhile
+    }
+    const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const name = /docker/.test(cgroup) ? `${command} in containers` : command;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, in clock ticks of 1/100 s.
+    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    byCommand.set(name, (byCommand.get(name) ?? 0) + ms);
+  }
+  return byCommand;
+}
+
+/**
+ * Which commands used the machine between two readings, in cores over `wallMs`, the busiest first
+ * (`top` of them, the rest summed as "other"). A process that started and ended between the two
+ * is not seen; one that ended after the first counts only up to then (its time is not lost twice).
+ */
+export function busiest(
+  before: CpuByCommand,
+  after: CpuByCommand,
+  wallMs: number,
+  top = 8,
+): [string, number][] {
+  const used: [string, number][] = [];
+  for (const [name, ms] of after) {
+    const delta = ms - (before.get(name) ?? 0);
+    if (delta > 0) used.push([name, delta / wallMs]);
+  }
+  used.sort((a, b) => b[1] - a[1]);
+  const rest = used.slice(top).reduce((n, [, cores]) => n + cores, 0);
+  return rest > 0 ? [...used.slice(0, top), ["other", rest]] : used.slice(0, top);
+}
