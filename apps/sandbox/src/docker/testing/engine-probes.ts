@@ -169,12 +169,27 @@ export async function workspaceLeftovers(instance: string, workspaceId: string):
   return [...containers, ...volumes, ...files, ...loops];
 }
 
-/** The host's address on Docker's default bridge: where a container on a network reaches the host. */
+/**
+ * The host's address on Docker's default bridge: where a container on a network reaches the host.
+ * The engine names it as the bridge's gateway, or (Debian's engine 20.10 on some machines) leaves
+ * that out: then it is the address of the bridge's interface on the host.
+ */
 export async function hostBridgeAddress(): Promise<string> {
-  const bridge = await new Docker().getNetwork("bridge").inspect();
-  const gateway = (bridge as { IPAM?: { Config?: { Gateway?: string }[] } }).IPAM?.Config?.[0]?.Gateway;
-  if (!gateway) throw new Error("Docker's default bridge has no gateway address");
-  return gateway;
+  const bridge = (await new Docker().getNetwork("bridge").inspect()) as {
+    IPAM?: { Config?: { Gateway?: string }[] };
+    Options?: Record<string, string> | null;
+  };
+  const gateway = bridge.IPAM?.Config?.[0]?.Gateway;
+  if (gateway) return gateway;
+  const name = bridge.Options?.["com.docker.network.bridge.name"] ?? "docker0";
+  // Not os.networkInterfaces(): it leaves out an interface without carrier, as the bridge is while
+  // no container is on it.
+  const address = /\binet (\d+\.\d+\.\d+\.\d+)\//.exec(
+    execFileSync("ip", ["-4", "-o", "addr", "show", "dev", name], { encoding: "utf8" }),
+  )?.[1];
+  if (!address)
+    throw new Error(`Docker's default bridge has no gateway address, and ${name} no IPv4 address`);
+  return address;
 }
 
 /** The jobs (volume or browser) of a workspace the engine still has, running or not. */
