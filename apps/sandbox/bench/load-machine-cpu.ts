@@ -1,5 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 
+/** A process's CPU time so far (user + system, ms) from its `/proc/<pid>/stat`. */
+export function cpuMsOfStat(stat: string): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th,
+  // in clock ticks of 1/100 s.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** CPU time (user + system, ms) of every process on the machine, summed by command name. */
 export type CpuByCommand = Map<string, number>;
 
@@ -22,10 +30,7 @@ export function cpuByCommand(): CpuByCommand {
     }
     const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
     const name = /docker/.test(cgroup) ? `${command} in containers` : command;
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime, in clock ticks of 1/100 s.
-    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
-    byCommand.set(name, (byCommand.get(name) ?? 0) + ms);
+    byCommand.set(name, (byCommand.get(name) ?? 0) + cpuMsOfStat(stat));
   }
   return byCommand;
 }

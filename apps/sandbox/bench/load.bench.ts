@@ -20,7 +20,7 @@ import {
 } from "../src/testing/harness";
 import type { AppRouter } from "../src/trpc/router";
 import { type PeopleProcess, startPeople } from "./load-generator";
-import { busiest, cpuByCommand } from "./load-machine-cpu";
+import { busiest, cpuByCommand, cpuMsOfStat } from "./load-machine-cpu";
 import type { Convergence } from "./load-people";
 
 /**
@@ -102,13 +102,11 @@ function pin(pid: number, cpus: string): string | undefined {
 
 /** CPU time (user + system) of a process, in ms, and its resident memory, in MiB. */
 function processUsage(pid: number): { cpuMs: number; rssMiB: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
   const rss = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
-  // Linux reports CPU times in clock ticks of 1/100 s.
-  return { cpuMs: ticks * 10, rssMiB: Number(rss?.[1] ?? 0) / 1024 };
+  return {
+    cpuMs: cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, "utf8")),
+    rssMiB: Number(rss?.[1] ?? 0) / 1024,
+  };
 }
 
 interface Instance {

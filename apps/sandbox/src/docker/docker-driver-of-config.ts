@@ -20,7 +20,7 @@ export function dockerDriverOfConfig(
       // The workspace image runs the disk jobs too: it is on the engine whenever workspaces are.
       disk: { ...config.disk, toolImage: config.image },
       // Either relay needs the engine on this host (DOCKER_HOST unset or a unix socket): the
-      // namespace's file, or the relay's socket folder, is the engine's.
+      // workspace's process, or the relay's socket folder, is then this host's.
       ...(localEngine() ? { previewRelay: previewRelayOf(config) } : {}),
     },
     docker,

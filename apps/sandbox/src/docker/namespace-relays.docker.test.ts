@@ -5,17 +5,16 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PortStreams } from "../daemon/port-streams";
 import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
+import { APP_PORT, startApp as startAppIn } from "../preview/testing/start-app";
 import { instanceDriver, type TestService, waitForStatus } from "../testing/harness";
 import { until } from "../testing/until";
 import { containerName } from "./container-spec";
 import {
-  APP_PORT,
   answersThrough,
   expectOnlyItsOwnLoopback,
   getThrough,
   restartBehindTheServicesBack,
   serviceWithTwoWorkspaces,
-  startApp as startAppIn,
 } from "./testing/tunnel-checks";
 
 const docker = new Docker();
@@ -64,7 +63,7 @@ describe("the preview relay in a workspace's network namespace", () => {
   const alive = async (pid: number | undefined) =>
     (await relayProcesses()).some((relay) => relay.pid === pid);
   const startApp = (which: string, port = APP_PORT, script?: string) =>
-    startAppIn(t, driver, which, port, script);
+    startAppIn(t.api, driver, which, port, script);
 
   beforeAll(async () => {
     ({ t, id, other } = await serviceWithTwoWorkspaces("namespace-relay"));

@@ -101,8 +101,8 @@ class NamespaceRelay {
  * the service then reads and writes the app's socket itself, with no process between them. A relay
  * starts at a workspace's first connection and lives while the workspace runs; one of an earlier
  * start (a restart makes a new namespace) or a dead one is replaced. The service must run as root
- * on the engine's host (it enters the namespace through the engine's file of it); elsewhere, the
- * relay containers of port-relay.ts.
+ * on the engine's host (it enters the namespace of the workspace's process as the host sees it);
+ * elsewhere, the relay containers of port-relay.ts.
  */
 export class NamespaceRelays {
   private readonly relays = new Map<string, Promise<NamespaceRelay>>();

@@ -7,17 +7,16 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TUNNELS_PER_WORKSPACE, PortStreams } from "../daemon/port-streams";
 import type { AttachedProcess, WorkspaceDriver } from "../driver/workspace-driver";
+import { APP_PORT, startApp as startAppIn } from "../preview/testing/start-app";
 import { execIn, instanceDriver, type TestService, waitForStatus } from "../testing/harness";
 import { until } from "../testing/until";
 import { containerName } from "./container-spec";
 import { RELAY_MAX_CONNECTIONS } from "./port-relay";
 import {
-  APP_PORT,
   expectOnlyItsOwnLoopback,
   getThrough,
   restartBehindTheServicesBack,
   serviceWithTwoWorkspaces,
-  startApp as startAppIn,
 } from "./testing/tunnel-checks";
 
 const docker = new Docker();
@@ -36,7 +35,7 @@ describe("the preview relay container beside a workspace", () => {
   let app: AttachedProcess;
   const relayName = (workspace: string) => `${containerName(t.instance, workspace)}-relay`;
   const relay = (workspace = id) => docker.getContainer(relayName(workspace)).inspect();
-  const startApp = (workspace: string, port = APP_PORT) => startAppIn(t, driver, workspace, port);
+  const startApp = (workspace: string, port = APP_PORT) => startAppIn(t.api, driver, workspace, port);
 
   beforeAll(async () => {
     ({ t, id, other } = await serviceWithTwoWorkspaces("relay", CONTAINER_RELAY));

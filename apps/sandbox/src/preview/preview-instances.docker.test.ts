@@ -2,9 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../db/testing/test-database";
 import { closeWithin, wsClose } from "../testing/close-within";
 import { instanceDriver, type SharedPlace, sharedPlace, waitForStatus } from "../testing/harness";
-import { until } from "../testing/until";
-import { APP_SERVER } from "./testing/app-server";
 import { enterPreview, opened, previewSocket, request } from "./testing/preview-client";
+import { startApp } from "./testing/start-app";
 
 const PORT = 3000;
 
@@ -27,14 +26,8 @@ describe("two service instances on one PostgreSQL database, a preview opened thr
     const b = await place.start();
     const { id } = await a.api.workspace.create.mutate({ name: "previews" });
     await waitForStatus(a.api, id, "running");
-    const app = await instanceDriver(place.instance).exec(id, ["node", "-e", APP_SERVER, String(PORT)]);
-    app.stdout.resume();
-    app.stderr.resume();
+    const app = await startApp(a.api, instanceDriver(place.instance), id, PORT);
     try {
-      await until(
-        async () => (await a.api.preview.list.query({ workspaceId: id })).ports.some((p) => p.port === PORT),
-        "the app listens",
-      );
       // Opened through A, entered through B.
       const { url } = await a.api.preview.open.mutate({ workspaceId: id, port: PORT });
       const { cookie, answer } = await enterPreview(on(url, b.service));

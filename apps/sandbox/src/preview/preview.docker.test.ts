@@ -17,8 +17,7 @@ import { subscriptionEvents } from "../testing/trpc-sse";
 import { until } from "../testing/until";
 import { APP_SERVER } from "./testing/app-server";
 import { enterPreview, nextMessage, opened, previewSocket, request } from "./testing/preview-client";
-
-const APP_PORT = 3000;
+import { APP_PORT, startApp } from "./testing/start-app";
 
 describe("previews of the web apps a workspace serves", () => {
   let t: TestService;
@@ -31,14 +30,7 @@ describe("previews of the web apps a workspace serves", () => {
     t = await startTestService();
     id = (await t.api.workspace.create.mutate({ name: "previews" })).id;
     await waitForStatus(t.api, id, "running");
-    app = await instanceDriver(t.instance).exec(id, ["node", "-e", APP_SERVER, String(APP_PORT)]);
-    app.stdout.resume();
-    app.stderr.resume();
-    await until(
-      async () =>
-        (await t.api.preview.list.query({ workspaceId: id })).ports.some((p) => p.port === APP_PORT),
-      "the app's port is listed",
-    );
+    app = await startApp(t.api, instanceDriver(t.instance), id);
     root =
       (await t.api.preview.list.query({ workspaceId: id })).ports.find((p) => p.port === APP_PORT)?.url ?? "";
   }, 120_000);

@@ -3,13 +3,10 @@ import Docker from "dockerode";
 import { expect } from "vitest";
 import type { PortStreams } from "../../daemon/port-streams";
 import type { AttachedProcess, WorkspaceDriver } from "../../driver/workspace-driver";
-import { APP_SERVER } from "../../preview/testing/app-server";
+import { APP_PORT, startApp } from "../../preview/testing/start-app";
 import { startTestService, type TestService, waitForStatus } from "../../testing/harness";
 import { until } from "../../testing/until";
 import { containerName } from "../container-spec";
-
-/** The port the relay tests' app listens on in the workspace. */
-export const APP_PORT = 3000;
 
 /** An HTTP GET of `/` through a tunnel: the app's answer as text. */
 export async function getThrough(tunnel: Duplex): Promise<string> {
@@ -19,25 +16,6 @@ export async function getThrough(tunnel: Duplex): Promise<string> {
   tunnel.end("GET / HTTP/1.1\r\nhost: app\r\nconnection: close\r\n\r\n");
   await ended;
   return Buffer.concat(chunks).toString();
-}
-
-/** Starts `script` (APP_SERVER by default) on `port` in the workspace, once the service lists it. */
-export async function startApp(
-  t: TestService,
-  driver: WorkspaceDriver,
-  workspace: string,
-  port = APP_PORT,
-  script = APP_SERVER,
-): Promise<AttachedProcess> {
-  const proc = await driver.exec(workspace, ["node", "-e", script, String(port)]);
-  proc.stdout.resume();
-  proc.stderr.resume();
-  await until(
-    async () =>
-      (await t.api.preview.list.query({ workspaceId: workspace })).ports.some((p) => p.port === port),
-    "the app listens",
-  );
-  return proc;
 }
 
 /**
@@ -54,7 +32,7 @@ export async function expectOnlyItsOwnLoopback(
   const servicePort = Number(new URL(t.url).port);
   await expect(streams.open(id, servicePort)).rejects.toThrow(`nothing listens on port ${servicePort}`);
   const otherPort = APP_PORT + 1;
-  const otherApp = await startApp(t, driver, other, otherPort);
+  const otherApp = await startApp(t.api, driver, other, otherPort);
   try {
     expect(await getThrough(await streams.open(other, otherPort))).toMatch(/hello/);
     await expect(streams.open(id, otherPort)).rejects.toThrow(`nothing listens on port ${otherPort}`);
@@ -101,7 +79,7 @@ export async function restartBehindTheServicesBack(
 ): Promise<AttachedProcess> {
   await new Docker().getContainer(containerName(t.instance, id)).restart({ t: 1 });
   await waitForStatus(t.api, id, "running");
-  const app = await startApp(t, driver, id);
+  const app = await startApp(t.api, driver, id);
   await until(() => answersThrough(streams, id), "the app answers through a tunnel");
   return app;
 }
