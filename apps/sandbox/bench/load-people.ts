@@ -38,6 +38,8 @@ export interface PeopleReport {
   /** This process's CPU time / wall time while measuring. */
   cpu: number;
   terminalBytes: number;
+  /** Terminal frames the service sent these people while measuring (each a WebSocket message to read). */
+  terminalFrames: number;
   /** Collaboration frames the service sent these people while measuring (batching makes them fewer). */
   collabFrames: number;
   /**
@@ -87,7 +89,7 @@ async function streamingTerminal(options: PeopleOptions, name: string) {
     headers: { cookie: options.cookie, origin: options.url },
     perMessageDeflate: false,
   });
-  const state = { bytes: 0, prompt: false, closed: undefined as string | undefined };
+  const state = { bytes: 0, frames: 0, prompt: false, closed: undefined as string | undefined };
   let unacked = 0;
   ws.on("message", (data: Buffer, isBinary: boolean) => {
     if (!isBinary) return;
@@ -96,6 +98,7 @@ async function streamingTerminal(options: PeopleOptions, name: string) {
       if (data.includes("$ ")) state.prompt = true;
     }
     state.bytes += data.length;
+    state.frames++;
     unacked += data.length;
     if (unacked < TERMINAL_ACK_EVERY_BYTES) return;
     ws.send(JSON.stringify({ type: "ack", bytes: unacked }));
@@ -137,7 +140,7 @@ interface Person {
   lost(): string | undefined;
   /** A real client's socket now: connected and synced, or how long it has been trying. */
   connection(): string;
-  terminal?: { state: { bytes: number } };
+  terminal?: { state: { bytes: number; frames: number } };
   stopTyping(): void;
   close(): void;
 }
@@ -322,8 +325,11 @@ function serve(options: PeopleOptions): void {
   const frames = { count: 0 };
   const people: Person[] = [];
   const lag = monitorEventLoopDelay({ resolution: 10 });
-  let measuring: { cpu: NodeJS.CpuUsage; at: number; bytes: number; frames: number } | undefined;
+  let measuring:
+    | { cpu: NodeJS.CpuUsage; at: number; bytes: number; terminalFrames: number; frames: number }
+    | undefined;
   const terminalBytes = () => people.reduce((n, p) => n + (p.terminal?.state.bytes ?? 0), 0);
+  const terminalFrames = () => people.reduce((n, p) => n + (p.terminal?.state.frames ?? 0), 0);
   const tell = (message: PeopleMessage) => process.send?.(message);
   process.on("message", async (command: PeopleCommand) => {
     try {
@@ -358,6 +364,7 @@ function serve(options: PeopleOptions): void {
           cpu: process.cpuUsage(),
           at: performance.now(),
           bytes: terminalBytes(),
+          terminalFrames: terminalFrames(),
           frames: frames.count,
         };
       } else if ("report" in command && measuring) {
@@ -371,6 +378,7 @@ function serve(options: PeopleOptions): void {
             lagP99: lag.percentile(99) / 1e6,
             cpu: (cpu.user + cpu.system) / 1000 / wall,
             terminalBytes: terminalBytes() - measuring.bytes,
+            terminalFrames: terminalFrames() - measuring.terminalFrames,
             collabFrames: frames.count - measuring.frames,
             typed: keystrokes.typedWhileMeasuring,
             personSeconds: (people.length * wall) / 1000,

@@ -299,6 +299,8 @@ interface StepResult {
   loadBefore: number;
   load: number;
   terminalKBps: number;
+  /** Terminal WebSocket messages a person read a second: what the terminals' bytes cost in sends. */
+  terminalFramesPerPersonSecond: number;
   /** Collaboration frames the service sent a person a second. */
   framesPerPersonSecond: number;
   /** The service's CPU time per 1000 keystroke deliveries: what a delivery costs it, however busy the machine. */
@@ -483,6 +485,8 @@ async function measure(
     loadBefore,
     load: loadAverage(),
     terminalKBps: bytes / (wall / 1000) / present / 1000,
+    terminalFramesPerPersonSecond:
+      reports.reduce((n, r) => n + r.terminalFrames, 0) / (wall / 1000) / present,
     framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / present,
     serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
     machineCpu: busiest(machineBefore, machineAfter, wall),
@@ -508,7 +512,7 @@ async function curve(variant: Variant, model: ModelServer, log: (line: string) =
         const step = await measure(instances, workspaces, target, shortfall);
         steps.push(step);
         log(
-          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, typing ${round(step.typingRate, 2)} of ${1000 / TYPING_EVERY_MS} keystrokes a second a person, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person, load ${step.loadBefore} → ${step.load}; machine CPU by command: ${step.machineCpu.map(([command, cores]) => `${command} ${round(cores, 2)}`).join(", ")}`,
+          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, typing ${round(step.typingRate, 2)} of ${1000 / TYPING_EVERY_MS} keystrokes a second a person, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person in ${round(step.terminalFramesPerPersonSecond, 1)} frames a second, load ${step.loadBefore} → ${step.load}; machine CPU by command: ${step.machineCpu.map(([command, cores]) => `${command} ${round(cores, 2)}`).join(", ")}`,
         );
         if (step.p99 > GIVE_UP_P99_MS) break;
       } catch (error) {
@@ -623,7 +627,7 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
         name: `${name}, ${s.people} people: service RSS per active person`,
         value: round(s.serviceRssMiB / s.present, 2),
         unit: "MiB",
-        notes: `service RSS ${round(s.serviceRssMiB, 0)} MiB in all; terminals delivered ${round(s.terminalKBps, 1)} KB/s a person (${TERMINAL_BYTES_PER_SECOND / 1000} asked)`,
+        notes: `service RSS ${round(s.serviceRssMiB, 0)} MiB in all; terminals delivered ${round(s.terminalKBps, 1)} KB/s a person in ${round(s.terminalFramesPerPersonSecond, 1)} frames a second (${TERMINAL_BYTES_PER_SECOND / 1000} asked)`,
       },
       {
         name: `${name}, ${s.people} people: the whole machine's CPU while measuring`,
