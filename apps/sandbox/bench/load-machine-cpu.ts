@@ -8,6 +8,17 @@ export function cpuMsOfStat(stat: string): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * How long a thread has run on a CPU and how long it was ready to run but waited for one, in ms
+ * (`/proc/<pid>/task/<tid>/schedstat`: both in ns). The service's event-loop thread is its main
+ * thread (tid = pid); the wait tells a starved service (the machine gives it too little CPU) from a
+ * blocked or a slow one (it waited for nothing, or ran all the time).
+ */
+export function scheduledMs(pid: number, tid = pid): { runMs: number; waitMs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
+  return { runMs: (run ?? 0) / 1e6, waitMs: (wait ?? 0) / 1e6 };
+}
+
 /** CPU time (user + system, ms) of every process on the machine, summed by command name. */
 export type CpuByCommand = Map<string, number>;
 

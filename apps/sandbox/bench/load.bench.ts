@@ -20,7 +20,7 @@ import {
 } from "../src/testing/harness";
 import type { AppRouter } from "../src/trpc/router";
 import { type PeopleProcess, startPeople } from "./load-generator";
-import { busiest, cpuByCommand, cpuMsOfStat } from "./load-machine-cpu";
+import { busiest, cpuByCommand, cpuMsOfStat, scheduledMs } from "./load-machine-cpu";
 import type { Convergence } from "./load-people";
 
 /**
@@ -307,6 +307,12 @@ interface StepResult {
   serviceCpuMsPerThousand: number;
   /** The whole machine's CPU while measuring, by command, in cores, the busiest first: what else loads it. */
   machineCpu: [string, number][];
+  /**
+   * The share of the time the services' event-loop threads were ready to run but waited for a CPU
+   * (summed over instances): near 0, a late keystroke is the service's own doing; large, the
+   * machine is the bottleneck.
+   */
+  serviceCpuWait: number;
 }
 
 /** A step that could not be measured, and why. */
@@ -450,6 +456,7 @@ async function measure(
   await sleep(SETTLE_MS);
   const pids = instances.map((i) => i.child.pid as number);
   const before = pids.map(processUsage);
+  const scheduledBefore = pids.map((pid) => scheduledMs(pid));
   const generatorBefore = process.cpuUsage();
   const machineBefore = cpuByCommand();
   for (const workspace of active) workspace.people.measure();
@@ -458,6 +465,7 @@ async function measure(
   const reports = await Promise.all(active.map((w) => w.people.report()));
   const wall = now() - start;
   const after = pids.map(processUsage);
+  const scheduledAfter = pids.map((pid) => scheduledMs(pid));
   const machineAfter = cpuByCommand();
   const own = process.cpuUsage(generatorBefore);
   const samples = reports.flatMap((r) => r.samples);
@@ -490,6 +498,8 @@ async function measure(
     framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / present,
     serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
     machineCpu: busiest(machineBefore, machineAfter, wall),
+    serviceCpuWait:
+      scheduledAfter.reduce((n, s, i) => n + s.waitMs - (scheduledBefore[i]?.waitMs ?? 0), 0) / wall,
   };
 }
 
@@ -512,7 +522,7 @@ async function curve(variant: Variant, model: ModelServer, log: (line: string) =
         const step = await measure(instances, workspaces, target, shortfall);
         steps.push(step);
         log(
-          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, typing ${round(step.typingRate, 2)} of ${1000 / TYPING_EVERY_MS} keystrokes a second a person, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person in ${round(step.terminalFramesPerPersonSecond, 1)} frames a second, load ${step.loadBefore} → ${step.load}; machine CPU by command: ${step.machineCpu.map(([command, cores]) => `${command} ${round(cores, 2)}`).join(", ")}`,
+          `  ${label(variant)}, ${target} people${shortfall ? ` (${present} joined: ${shortfall})` : ""}: keystroke p50 ${round(step.p50, 1)} ms p99 ${round(step.p99, 1)} ms (${step.samples} deliveries)${step.generatorBound ? " GENERATOR-BOUND" : ""}, typing ${round(step.typingRate, 2)} of ${1000 / TYPING_EVERY_MS} keystrokes a second a person, service CPU ${round(step.serviceCpu * 100, 1)}% (${round(step.serviceCpuMsPerThousand, 1)} ms per 1000 deliveries; its event loop waited for a CPU ${round(step.serviceCpuWait * 100, 1)}% of the time), ${round(step.framesPerPersonSecond, 1)} frames a person a second, RSS ${round(step.serviceRssMiB, 0)} MiB, ${step.generatorProcesses} generator processes CPU ${round(step.generatorCpu * 100, 1)}% (${round((step.generatorCpu * 100) / step.present, 3)}% a person; event loop lag p99 up to ${round(step.generatorLagP99, 1)} ms), terminal ${round(step.terminalKBps, 1)} KB/s a person in ${round(step.terminalFramesPerPersonSecond, 1)} frames a second, load ${step.loadBefore} → ${step.load}; machine CPU by command: ${step.machineCpu.map(([command, cores]) => `${command} ${round(cores, 2)}`).join(", ")}`,
         );
         if (step.p99 > GIVE_UP_P99_MS) break;
       } catch (error) {
@@ -637,6 +647,13 @@ function rows(variant: Variant, curve: Curve, pinned: string | undefined, baseli
         ),
         unit: "cores of 2",
         notes: `by command: ${s.machineCpu.map(([command, cores]) => `${command} ${round(cores, 2)}`).join(", ")} (the service and the generators are node)`,
+      },
+      {
+        name: `${name}, ${s.people} people: the service's event loop ready to run but waiting for a CPU`,
+        value: round(s.serviceCpuWait * 100, 1),
+        unit: "% of the time",
+        notes:
+          "the kernel's run-queue wait of the service's main thread (schedstat): large when the machine, not the service, is the bottleneck",
       },
     );
   }

@@ -297,13 +297,18 @@ export function spawnService(
   });
   return new Promise((resolve, reject) => {
     let out = "";
+    let started = false;
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
+      // Once started, its log is only drained (a full pipe would stall the service), not kept.
+      if (started) return;
       out += chunk.toString();
       const url = out.match(/running at (http:\/\/\S+)/)?.[1];
       if (url && /login link/.test(out)) {
         clearTimeout(timer);
+        started = true;
         resolve({ child, url, token: out.match(/admin login token[^:]*: (\S+)/)?.[1] });
+        out = "";
       }
     };
     child.stdout?.on("data", onData);
