@@ -9,14 +9,14 @@ export function cpuMsOfStat(stat: string): number {
 }
 
 /**
- * How long a thread has run on a CPU and how long it was ready to run but waited for one, in ms
- * (`/proc/<pid>/task/<tid>/schedstat`: both in ns). The service's event-loop thread is its main
- * thread (tid = pid); the wait tells a starved service (the machine gives it too little CPU) from a
- * blocked or a slow one (it waited for nothing, or ran all the time).
+ * How long a thread has been ready to run but waited for a CPU, in ms (the second field of
+ * `/proc/<pid>/task/<tid>/schedstat`, in ns). The service's event-loop thread is its main thread
+ * (tid = pid): its wait tells a starved service (the machine gives it too little CPU) from a slow
+ * or a blocked one (it waited for no CPU).
  */
-export function scheduledMs(pid: number, tid = pid): { runMs: number; waitMs: number } {
-  const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
-  return { runMs: (run ?? 0) / 1e6, waitMs: (wait ?? 0) / 1e6 };
+export function cpuWaitMs(pid: number, tid = pid): number {
+  const wait = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[1];
+  return Number(wait ?? 0) / 1e6;
 }
 
 /** CPU time (user + system, ms) of every process on the machine, summed by command name. */

@@ -20,7 +20,7 @@ import {
 } from "../src/testing/harness";
 import type { AppRouter } from "../src/trpc/router";
 import { type PeopleProcess, startPeople } from "./load-generator";
-import { busiest, cpuByCommand, cpuMsOfStat, scheduledMs } from "./load-machine-cpu";
+import { busiest, cpuByCommand, cpuMsOfStat, cpuWaitMs } from "./load-machine-cpu";
 import type { Convergence } from "./load-people";
 
 /**
@@ -456,7 +456,7 @@ async function measure(
   await sleep(SETTLE_MS);
   const pids = instances.map((i) => i.child.pid as number);
   const before = pids.map(processUsage);
-  const scheduledBefore = pids.map((pid) => scheduledMs(pid));
+  const waitBefore = pids.map((pid) => cpuWaitMs(pid));
   const generatorBefore = process.cpuUsage();
   const machineBefore = cpuByCommand();
   for (const workspace of active) workspace.people.measure();
@@ -465,7 +465,7 @@ async function measure(
   const reports = await Promise.all(active.map((w) => w.people.report()));
   const wall = now() - start;
   const after = pids.map(processUsage);
-  const scheduledAfter = pids.map((pid) => scheduledMs(pid));
+  const waitAfter = pids.map((pid) => cpuWaitMs(pid));
   const machineAfter = cpuByCommand();
   const own = process.cpuUsage(generatorBefore);
   const samples = reports.flatMap((r) => r.samples);
@@ -498,8 +498,7 @@ async function measure(
     framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / present,
     serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
     machineCpu: busiest(machineBefore, machineAfter, wall),
-    serviceCpuWait:
-      scheduledAfter.reduce((n, s, i) => n + s.waitMs - (scheduledBefore[i]?.waitMs ?? 0), 0) / wall,
+    serviceCpuWait: waitAfter.reduce((n, ms, i) => n + ms - (waitBefore[i] ?? 0), 0) / wall,
   };
 }
 
