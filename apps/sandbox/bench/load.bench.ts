@@ -100,11 +100,15 @@ function pin(pid: number, cpus: string): string | undefined {
   }
 }
 
-/** CPU time (user + system) of a process, in ms, and its resident memory, in MiB. */
-function processUsage(pid: number): { cpuMs: number; rssMiB: number } {
+/**
+ * CPU time (user + system) of a process, in ms, how long its main thread waited for a CPU so far,
+ * in ms, and its resident memory, in MiB.
+ */
+function processUsage(pid: number): { cpuMs: number; cpuWaitMs: number; rssMiB: number } {
   const rss = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
   return {
     cpuMs: cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, "utf8")),
+    cpuWaitMs: cpuWaitMs(pid),
     rssMiB: Number(rss?.[1] ?? 0) / 1024,
   };
 }
@@ -456,7 +460,6 @@ async function measure(
   await sleep(SETTLE_MS);
   const pids = instances.map((i) => i.child.pid as number);
   const before = pids.map(processUsage);
-  const waitBefore = pids.map((pid) => cpuWaitMs(pid));
   const generatorBefore = process.cpuUsage();
   const machineBefore = cpuByCommand();
   for (const workspace of active) workspace.people.measure();
@@ -465,7 +468,6 @@ async function measure(
   const reports = await Promise.all(active.map((w) => w.people.report()));
   const wall = now() - start;
   const after = pids.map(processUsage);
-  const waitAfter = pids.map((pid) => cpuWaitMs(pid));
   const machineAfter = cpuByCommand();
   const own = process.cpuUsage(generatorBefore);
   const samples = reports.flatMap((r) => r.samples);
@@ -498,7 +500,7 @@ async function measure(
     framesPerPersonSecond: reports.reduce((n, r) => n + r.collabFrames, 0) / (wall / 1000) / present,
     serviceCpuMsPerThousand: (serviceCpuMs / samples.length) * 1000,
     machineCpu: busiest(machineBefore, machineAfter, wall),
-    serviceCpuWait: waitAfter.reduce((n, ms, i) => n + ms - (waitBefore[i] ?? 0), 0) / wall,
+    serviceCpuWait: after.reduce((n, u, i) => n + u.cpuWaitMs - (before[i]?.cpuWaitMs ?? 0), 0) / wall,
   };
 }
 

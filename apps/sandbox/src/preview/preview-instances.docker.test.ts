@@ -3,9 +3,7 @@ import { createPostgresDatabase } from "../db/testing/test-database";
 import { closeWithin, wsClose } from "../testing/close-within";
 import { instanceDriver, type SharedPlace, sharedPlace, waitForStatus } from "../testing/harness";
 import { enterPreview, opened, previewSocket, request } from "./testing/preview-client";
-import { startApp } from "./testing/start-app";
-
-const PORT = 3000;
+import { APP_PORT, startApp } from "./testing/start-app";
 
 /** The same preview URL, addressed to another instance (its port). */
 const on = (url: string, service: { url: string }) => {
@@ -26,10 +24,10 @@ describe("two service instances on one PostgreSQL database, a preview opened thr
     const b = await place.start();
     const { id } = await a.api.workspace.create.mutate({ name: "previews" });
     await waitForStatus(a.api, id, "running");
-    const app = await startApp(a.api, instanceDriver(place.instance), id, PORT);
+    const app = await startApp(a.api, instanceDriver(place.instance), id);
     try {
       // Opened through A, entered through B.
-      const { url } = await a.api.preview.open.mutate({ workspaceId: id, port: PORT });
+      const { url } = await a.api.preview.open.mutate({ workspaceId: id, port: APP_PORT });
       const { cookie, answer } = await enterPreview(on(url, b.service));
       expect(answer.status).toBe(302);
       const root = on(new URL("/", url).href, b.service);
@@ -38,7 +36,7 @@ describe("two service instances on one PostgreSQL database, a preview opened thr
       const ws = previewSocket(root, cookie);
       await opened(ws);
       const closed = closeWithin(wsClose(ws), 1_000);
-      await a.api.preview.setVisibility.mutate({ workspaceId: id, port: PORT, visibility: "workspace" });
+      await a.api.preview.setVisibility.mutate({ workspaceId: id, port: APP_PORT, visibility: "workspace" });
       expect(await closed).not.toBeNull();
       // The owner is still let in under the new rule.
       expect((await request(root, { headers: { cookie } })).status).toBe(200);
